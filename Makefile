@@ -1,0 +1,41 @@
+# One command sets up and runs the offline demo; one sets up and runs the tests.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1 libfontconfig1 \
+	libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
+	libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
+	libtk8.6
+
+.PHONY: demo test bench system-deps venv clean
+
+demo: venv
+	$(VENV)/bin/clickwright demo
+
+test: venv
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: venv
+	$(PY) benchmarks/step_latency.py
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml .system-deps
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+system-deps: .system-deps
+
+.system-deps: Makefile
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -z "$$missing" ]; then touch $@; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing && touch $@; \
+	else \
+		echo "clickwright needs Debian packages: sudo apt-get install -y $$missing"; exit 2; \
+	fi
+
+clean:
+	rm -rf $(VENV) .system-deps build *.egg-info
