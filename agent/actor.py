@@ -1,0 +1,268 @@
+"""The offline actor: carries out one interpreted step on the live screen.
+
+Each verb grounds its target, acts on the best candidate, lets the critic judge the effect and,
+when nothing happened, tries the next candidate. Multi-action verbs (choose from a combo box,
+menu paths) chain clicks, each expecting the next target to appear.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from clickwright.agent.critic import Expectation, Verdict, judge
+from clickwright.agent.grounding import Candidate, closest_texts, rank, text_similarity
+from clickwright.agent.interpreter import Step
+from clickwright.agent.runlog import looks_secret
+from clickwright.agent.state import RunState
+from clickwright.devices.base import Point
+from clickwright.errors import StepFailed
+from clickwright.types import (
+    Action,
+    Box,
+    Click,
+    DoubleClick,
+    Drag,
+    Hotkey,
+    RightClick,
+    Screen,
+    Scroll,
+    Target,
+    Type,
+    Wait,
+    action_to_json,
+)
+
+Plan = tuple[Action, Point | None, Point | None, Expectation]
+POINTER = {"click": Click, "double_click": DoubleClick, "right_click": RightClick}
+
+
+def _by_id(candidate: Candidate) -> Target:
+    return Target(id=candidate.element.id)
+
+
+class OfflineActor:
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+
+    @property
+    def screen(self) -> Screen:
+        return self.state.screen or self.state.observe()
+
+    def carry_out(self, step: Step) -> None:
+        getattr(self, "_" + step.verb)(step)
+
+    # ---- verbs ------------------------------------------------------------------------------
+
+    def _click(self, step: Step) -> None:
+        make = POINTER[step.verb]
+        self._on_target(step, step.target or "", step.kind, lambda c: (
+            make(target=_by_id(c)), c.element.box.center, None, Expectation("change")))
+
+    _double_click = _right_click = _click
+
+    def _check(self, step: Step) -> None:
+        wanted = "checked" if step.verb == "check" else "unchecked"
+        kind = step.kind or "checkbox"
+        candidates = rank(self.screen, step.target or "", kind)
+        best = candidates[0].element if candidates else None
+        if best is not None and best.kind in ("checkbox", "radio", "toggle"):
+            if ("checked" in best.state) == (wanted == "checked"):
+                self._record_noop(step, f"{best.describe()} is already {wanted}")
+                return
+        self._on_target(step, step.target or "", kind, lambda c: (
+            Click(target=_by_id(c)), c.element.box.center, None,
+            Expectation("state", box=c.element.box, state=wanted)
+            if c.element.kind in ("checkbox", "radio", "toggle") else Expectation("change")))
+
+    _uncheck = _check
+
+    def _select(self, step: Step) -> None:
+        option = step.text or ""
+        field = self._best(step.target or "", step.kind or "combo")
+        if field is None or field.element.kind != "combo":
+            near = field.element.box if field else None
+            self._on_target(step, option, "list_item", lambda c: (
+                Click(target=_by_id(c)), c.element.box.center, None, Expectation("change")),
+                near=near)
+            return
+        closed = self.screen
+        self._on_target(step, step.target or "", "combo", lambda c: (
+            Click(target=_by_id(c)), c.element.box.center, None, Expectation("appears", option)))
+        box = field.element.box
+        if self._best(option, "list_item", new_since=closed, near=box) is None:
+            self._blind(step, Type(text=option, enter=True), None, Expectation("text_in", option, box),
+                        f"'{option}' is not listed in view; typing it selects it in the open list")
+            return
+        self._on_target(step, option, "list_item", lambda c: (
+            Click(target=_by_id(c)), c.element.box.center, None,
+            Expectation("text_in", option, box)), new_since=closed, near=box)
+
+    def _open_menu(self, step: Step) -> None:
+        previous: Screen | None = None
+        for index, part in enumerate(step.path):
+            following = step.path[index + 1] if index + 1 < len(step.path) else None
+            expect = Expectation("appears", following) if following else Expectation("change")
+            current = self.screen
+            self._on_target(step, part, "menu" if index == 0 else "menuitem", lambda c, e=expect: (
+                Click(target=_by_id(c)), c.element.box.center, None, e), new_since=previous)
+            previous = current
+
+    def _type(self, step: Step) -> None:
+        text = step.text or ""
+        if not step.target:
+            self._blind(step, Type(text=text, enter=step.enter), None, Expectation("change"),
+                        "typing into the focused element")
+            return
+
+        def plan(c: Candidate) -> Plan:
+            secret = looks_secret(c.element.name or step.target or "")
+            expect = Expectation("change") if secret else Expectation("text_in", text, c.element.box)
+            action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
+            return action, c.element.box.center, None, expect
+
+        self._on_target(step, step.target, step.kind or "input", plan)
+
+    def _press(self, step: Step) -> None:
+        self._blind(step, Hotkey(keys=step.keys), None, Expectation("change"),
+                    "pressing " + "+".join(step.keys))
+
+    def _scroll(self, step: Step) -> None:
+        direction = step.direction or "down"
+        if step.target:
+            self._on_target(step, step.target, step.kind, lambda c: (
+                Scroll(direction=direction, amount=step.amount, target=_by_id(c)),
+                c.element.box.center, None, Expectation("change")))
+            return
+        w, h = self.screen.frame.size
+        self._blind(step, Scroll(direction=direction, amount=step.amount), (w // 2, h // 2),
+                    Expectation("change"), f"scrolling {direction} in the middle of the screen")
+
+    def _drag(self, step: Step) -> None:
+        destination = self._best(step.destination or "", None)
+        if destination is None:
+            raise self._not_found(step.destination or "", step)
+        drop = destination.element
+
+        self._on_target(step, step.target or "", step.kind, lambda c: (
+            Drag(source=_by_id(c), to=Target(id=drop.id)), c.element.box.center,
+            drop.box.center, Expectation("change")))
+
+    def _wait_for(self, step: Step) -> None:
+        state, wanted = self.state, step.target or ""
+        before = self.screen
+        deadline = time.monotonic() + state.settings.wait_timeout
+        screen = before
+        while not any(text_similarity(wanted, t) >= 85 for t in screen.texts()):
+            if time.monotonic() > deadline or state.settings.dry_run:
+                raise StepFailed(
+                    f"'{wanted}' did not appear within {state.settings.wait_timeout:g} s"
+                    + self._closest(screen, wanted)
+                )
+            screen = state.observe()
+        action = Wait(until=Target(text=wanted), timeout=state.settings.wait_timeout)
+        self._record(step, action, before, screen, None, Verdict("success", f"'{wanted}' is visible"),
+                     thought=f"waiting until '{wanted}' shows")
+
+    # ---- the shared act-and-verify primitive -------------------------------------------------
+
+    def _best(self, description: str, kind: str | None, **hints: Any) -> Candidate | None:
+        candidates = rank(self.screen, description, kind, **hints)
+        return candidates[0] if candidates else None
+
+    def _on_target(
+        self,
+        step: Step,
+        description: str,
+        kind: str | None,
+        plan: Callable[[Candidate], Plan],
+        new_since: Screen | None = None,
+        near: Box | None = None,
+    ) -> None:
+        """Act on the best candidate for `description`; on a `retry` verdict try the next."""
+        state = self.state
+        before = self.screen
+        started = time.perf_counter()
+        candidates = rank(before, description, kind, new_since=new_since, near=near)
+        decided = time.perf_counter() - started
+        if not candidates:
+            if state.settings.dry_run:
+                self._record(step, None, before, None, None,
+                             Verdict("unverified", f"'{description}' is not on screen yet"),
+                             thought="dry run: the target would appear after earlier steps")
+                return
+            raise self._not_found(description, step)
+        verdict = Verdict("retry", "no candidate tried")
+        for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
+            action, point, end, expect = plan(candidate)
+            thought = f"{description!r} is {candidate.element.describe()} ({candidate.why})"
+            extra = {"target": candidate.element.to_json(), "attempt": attempt,
+                     "candidates": [c.to_json() for c in candidates[:5]]}
+            after, verdict, timings = self._perform(action, point, end, before, expect)
+            timings["decide"] = round(decided, 4)
+            self._record(step, action, before, after, point, verdict, thought, extra, timings)
+            if verdict.status != "retry":
+                return
+            before = after or before
+        tried = min(len(candidates), state.settings.max_attempts)
+        raise StepFailed(
+            f"could not {step.clause!r}: {tried} candidate(s) for '{description}' tried, "
+            f"last result: {verdict.reason}"
+        )
+
+    def _blind(self, step: Step, action: Action, point: Point | None, expect: Expectation,
+               thought: str) -> None:
+        """An action with no alternatives to try: no change means 'unverified', not failure."""
+        before = self.screen
+        after, verdict, timings = self._perform(action, point, None, before, expect)
+        if verdict.status == "retry":
+            verdict = Verdict("unverified", f"no visible change after {thought}")
+        self._record(step, action, before, after, point, verdict, thought, timings=timings)
+
+    def _perform(
+        self, action: Action, point: Point | None, end: Point | None, before: Screen,
+        expect: Expectation,
+    ) -> tuple[Screen | None, Verdict, dict[str, float]]:
+        state = self.state
+        state.check_budget()
+        if state.settings.dry_run:
+            return None, Verdict("unverified", "dry run: nothing was done"), {}
+        started = time.perf_counter()
+        state.device.perform(action, point, end)
+        acted = time.perf_counter()
+        after = state.observe()
+        judged = time.perf_counter()
+        verdict = judge(before, after, expect)
+        return after, verdict, {
+            "act": round(acted - started, 4), "verify": round(time.perf_counter() - judged, 4)}
+
+    def _record(
+        self, step: Step, action: Action | None, before: Screen, after: Screen | None,
+        point: Point | None, verdict: Verdict, thought: str, extra: dict[str, Any] | None = None,
+        timings: dict[str, float] | None = None,
+    ) -> None:
+        status = "dry_run" if self.state.settings.dry_run and action is not None else verdict.status
+        record = {
+            "instruction": step.clause, "thought": thought,
+            "action": action_to_json(action) if action is not None else None,
+            "target": None, "candidates": [], "attempt": 1,
+            "point": list(point) if point else None, "verdict": status,
+            "verdict_reason": verdict.reason, "durations": timings or {}, **(extra or {}),
+        }
+        self.state.record(record, before, after)
+
+    def _record_noop(self, step: Step, reason: str) -> None:
+        self._record(step, None, self.screen, None, None, Verdict("success", reason),
+                     thought="nothing to do")
+
+    def _not_found(self, description: str, step: Step) -> StepFailed:
+        return StepFailed(
+            f"could not {step.clause!r}: nothing on screen matches '{description}'"
+            + self._closest(self.screen, description)
+        )
+
+    @staticmethod
+    def _closest(screen: Screen, description: str) -> str:
+        near = closest_texts(screen, description)
+        return f" (closest: {', '.join(repr(t) for t in near)})" if near else ""

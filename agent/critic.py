@@ -1,0 +1,108 @@
+"""The critic: did the action do what it was meant to? Judged from the screens before and after.
+
+A verdict is `success` (the expected effect is visible), `unverified` (the screen changed but the
+effect cannot be confirmed, e.g. dots in a password field), or `retry` (nothing relevant
+happened: the loop tries the next candidate, or fails when there is none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from clickwright.agent.grounding import normalize, text_similarity
+from clickwright.types import Box, Frame, Screen
+
+CARET_WIDTH = 3  # changes this thin are a blinking text cursor, not an effect
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What should be true after an action."""
+
+    kind: Literal["change", "text_in", "state", "appears"] = "change"
+    text: str = ""
+    box: Box | None = None
+    state: Literal["checked", "unchecked"] | None = None
+
+    def describe(self) -> str:
+        if self.kind == "text_in":
+            return f"'{self.text}' shows in the field"
+        if self.kind == "state":
+            return f"it is {self.state}"
+        if self.kind == "appears":
+            return f"'{self.text}' appears"
+        return "the screen changes"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Literal["success", "unverified", "retry"]
+    reason: str
+
+
+def changed_regions(before: Frame, after: Frame) -> list[Box]:
+    """Boxes of what changed, ignoring caret-thin slivers."""
+    if before.pixels.shape != after.pixels.shape:
+        h, w = after.pixels.shape[:2]
+        return [Box(0, 0, w, h)]
+    diff = np.any(before.pixels != after.pixels, axis=2).astype(np.uint8)
+    if not diff.any():
+        return []
+    diff = cv2.dilate(diff, np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(diff)
+    boxes = []
+    for x, y, w, h, _area in stats[1:count]:
+        if min(w, h) - 4 > CARET_WIDTH:  # dilation added 4 px
+            boxes.append(Box(int(x) + 2, int(y) + 2, int(w) - 4, int(h) - 4))
+    return boxes
+
+
+def judge(before: Screen, after: Screen, expect: Expectation) -> Verdict:
+    regions = changed_regions(before.frame, after.frame)
+    changed = bool(regions)
+    if expect.kind == "text_in" and expect.box is not None:
+        if _text_near(after, expect.text, expect.box):
+            return Verdict("success", f"the field now shows '{expect.text}'")
+    elif expect.kind == "state" and expect.box is not None:
+        state = _state_at(after, expect.box)
+        if state == expect.state:
+            return Verdict("success", f"it is now {state}")
+        if state is not None and changed:
+            return Verdict("retry", f"it is still {state}")
+    elif expect.kind == "appears":
+        if _visible(after, expect.text):
+            return Verdict("success", f"'{expect.text}' is now visible")
+    elif changed:
+        largest = max(regions, key=lambda b: b.area)
+        return Verdict("success", f"the screen changed ({len(regions)} regions, largest {tuple(largest)})")
+    if changed:
+        return Verdict("unverified", f"the screen changed but not as expected: {expect.describe()}")
+    return Verdict("retry", "nothing changed on screen")
+
+
+def _text_near(screen: Screen, text: str, box: Box) -> bool:
+    wanted = normalize(text)
+    if not wanted:
+        return True
+    row = Box(box.x - 8, box.y - 4, box.w + 16, box.h + 8)
+    for element in screen.elements:
+        if row.intersection(element.box) < 0.5 * max(1, element.box.area):
+            continue
+        if text_similarity(text, element.text) >= 80:
+            return True
+    return False
+
+
+def _state_at(screen: Screen, box: Box) -> str | None:
+    for element in screen.elements:
+        if element.kind in ("checkbox", "radio", "toggle") and element.box.iou(box) > 0.5:
+            return "checked" if "checked" in element.state else "unchecked"
+    return None
+
+
+def _visible(screen: Screen, text: str) -> bool:
+    return any(text_similarity(text, t) >= 85 for t in screen.texts())

@@ -1,0 +1,154 @@
+"""Offline grounding: a target described in words -> ranked elements on the parsed screen.
+
+Text is matched fuzzily (OCR drops and confuses characters); the kind the user named, whether
+an element can be acted on, and whether it just appeared break ties. An input is found by its
+label: the element's `name` from fusion, or the nearest input right of or below a matching text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from clickwright.types import Box, Element, Screen
+
+MIN_SCORE = 62.0
+KIND_FAMILIES: dict[str, frozenset[str]] = {
+    "input": frozenset({"input", "combo"}),
+    "combo": frozenset({"combo", "input", "list_item"}),
+    "checkbox": frozenset({"checkbox", "toggle"}),
+    "toggle": frozenset({"toggle", "checkbox"}),
+    "menu": frozenset({"menu", "menuitem", "button", "text"}),
+    "menuitem": frozenset({"menuitem", "menu", "text", "list_item"}),
+    "button": frozenset({"button", "link", "icon"}),
+    "tab": frozenset({"tab", "button", "text"}),
+    "list_item": frozenset({"list_item", "text", "menuitem"}),
+}
+
+
+def normalize(text: str) -> str:
+    """Case-, accent- and punctuation-insensitive form for matching OCR output."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[^\w@.+-]+", " ", text.lower())
+    return re.sub(r"\s+", " ", text).strip(" .")
+
+
+def text_similarity(wanted: str, seen: str) -> float:
+    """0-100: how well an element's text matches what the user named."""
+    a, b = normalize(wanted), normalize(seen)
+    if not a or not b:
+        return 0.0
+    if a == b:
+        return 100.0
+    whole = fuzz.ratio(a, b)
+    if len(b) > len(a):
+        # "Save" inside "Save changes": good, but worse than an exact label.
+        whole = max(whole, fuzz.partial_ratio(a, b) * (0.75 + 0.2 * len(a) / len(b)))
+    return float(whole)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    element: Element
+    score: float
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        e = self.element
+        return {"id": e.id, "text": e.text or e.name, "kind": e.kind, "score": round(self.score, 1)}
+
+
+def rank(
+    screen: Screen,
+    description: str,
+    kind: str | None = None,
+    new_since: Screen | None = None,
+    near: Box | None = None,
+) -> list[Candidate]:
+    """Candidates for `description`, best first, all above MIN_SCORE.
+
+    `new_since` prefers elements that were not on an earlier screen (the item a menu just
+    opened); `near` prefers elements close to a box (the option under an opened combo box).
+    """
+    old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
+    scored: list[Candidate] = []
+    if kind in ("input", "combo"):
+        scored.extend(_inputs_by_label(screen, description, kind))
+    for element in screen.elements:
+        similarity = text_similarity(description, element.text)
+        if similarity < MIN_SCORE:
+            continue
+        score, reasons = similarity, [f"text {similarity:.0f}%"]
+        if kind is not None:
+            if element.kind == kind:
+                score += 8
+                reasons.append(f"is a {kind}")
+            elif element.kind not in KIND_FAMILIES.get(kind, frozenset({kind})):
+                score -= 12
+        if element.interactive:
+            score += 4
+        if new_since is not None and normalize(element.text) not in old_texts:
+            score += 10
+            reasons.append("just appeared")
+        if near is not None:
+            score -= min(15.0, _distance(near, element.box) / 40)
+        scored.append(Candidate(element, score, ", ".join(reasons)))
+    best: dict[int, Candidate] = {}
+    for candidate in scored:
+        known = best.get(candidate.element.id)
+        if known is None or candidate.score > known.score:
+            best[candidate.element.id] = candidate
+    return sorted(best.values(), key=lambda c: (-c.score, c.element.id))
+
+
+def _inputs_by_label(screen: Screen, label: str, kind: str) -> list[Candidate]:
+    """Inputs named by a label: fusion's `name`, else the nearest field right of or below it."""
+    wanted_kinds = KIND_FAMILIES[kind]
+    fields = [e for e in screen.elements if e.kind in wanted_kinds]
+    found: list[Candidate] = []
+    for field in fields:
+        similarity = text_similarity(label, field.name)
+        if similarity >= MIN_SCORE:
+            found.append(Candidate(field, similarity + 12, f"labelled '{field.name}'"))
+    for text in screen.elements:
+        if text.kind != "text" or text_similarity(label, text.text) < MIN_SCORE:
+            continue
+        similarity = text_similarity(label, text.text)
+        neighbour = _field_beside(text.box, fields)
+        if neighbour is not None:
+            found.append(Candidate(neighbour, similarity + 8, f"next to label '{text.text}'"))
+    return found
+
+
+def _field_beside(label: Box, fields: list[Element]) -> Element | None:
+    """The field on the label's row to its right, else the one just below it."""
+    cy = label.y + label.h / 2
+    right = [
+        f for f in fields
+        if f.box.y <= cy <= f.box.bottom and f.box.x >= label.x + label.w * 0.5
+        and f.box.x - label.right < 400
+    ]
+    if right:
+        return min(right, key=lambda f: f.box.x - label.right)
+    below = [
+        f for f in fields
+        if 0 <= f.box.y - label.bottom < 60 and f.box.x < label.right and f.box.right > label.x
+    ]
+    return min(below, key=lambda f: f.box.y - label.bottom) if below else None
+
+
+def _distance(a: Box, b: Box) -> float:
+    dx = max(0, max(a.x - b.right, b.x - a.right))
+    dy = max(0, max(a.y - b.bottom, b.y - a.bottom))
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def closest_texts(screen: Screen, description: str, limit: int = 3) -> list[str]:
+    """What the screen shows that comes nearest, for a useful 'not found' message."""
+    texts = {e.text for e in screen.elements if e.text}
+    ranked = sorted(texts, key=lambda t: -text_similarity(description, t))
+    return ranked[:limit]

@@ -1,0 +1,83 @@
+"""The run log: run.json, steps.jsonl, frames and elements of every step, in runs/<id>/.
+
+Written as the run goes (one line and its files per step, run.json at start and end), so a run
+cut short by Ctrl+C or a crash still leaves everything up to its last step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from clickwright.types import Frame, Screen
+
+REDACTED = "[secret]"
+SECRET_WORDS = ("password", "passwd", "passcode", "pin", "secret", "token", "api key", "cvv")
+
+
+def looks_secret(label: str) -> bool:
+    """Whether a field's label says it holds a secret whose typed text must not be logged."""
+    lowered = label.lower()
+    return any(word in lowered for word in SECRET_WORDS)
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(2).hex()
+
+
+class RunLog:
+    def __init__(self, runs_dir: Path, info: dict[str, Any], secrets: list[str] | tuple[str, ...] = ()) -> None:
+        self.id = new_run_id()
+        self._secrets = [s for s in secrets if s]
+        self.dir = Path(runs_dir) / self.id
+        (self.dir / "frames").mkdir(parents=True)
+        (self.dir / "elements").mkdir()
+        self.info: dict[str, Any] = {
+            "id": self.id, **info, "started": time.time(), "ended": None,
+            "outcome": "running", "reason": "", "steps": 0,
+            "durations": {"capture": 0.0, "parse": 0.0, "decide": 0.0, "act": 0.0, "verify": 0.0},
+        }
+        self.steps = 0
+        self._write_info()
+
+    def save_frame(self, frame: Frame, name: str) -> str:
+        path = f"frames/{name}.png"
+        pixels = frame.pixels[:, :, ::-1]  # OpenCV writes BGR
+        cv2.imwrite(str(self.dir / path), pixels, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        return path
+
+    def save_elements(self, screen: Screen, name: str) -> str:
+        path = f"elements/{name}.json"
+        (self.dir / path).write_text(json.dumps(screen.to_json()))
+        return path
+
+    def add_step(self, record: dict[str, Any]) -> None:
+        self.steps += 1
+        record = {"index": self.steps, **record}
+        for phase, seconds in record.get("durations", {}).items():
+            totals = self.info["durations"]
+            totals[phase] = round(totals.get(phase, 0.0) + seconds, 4)
+        with open(self.dir / "steps.jsonl", "a", encoding="utf-8") as out:
+            out.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
+        self.info["steps"] = self.steps
+        self._write_info()
+
+    def redact(self, serialized: str) -> str:
+        """Replace every secret, as it appears inside JSON strings, by a placeholder."""
+        for secret in self._secrets:
+            serialized = serialized.replace(json.dumps(secret, ensure_ascii=False)[1:-1], REDACTED)
+        return serialized
+
+    def finish(self, outcome: str, reason: str) -> None:
+        self.info.update(outcome=outcome, reason=reason, ended=time.time())
+        self._write_info()
+
+    def _write_info(self) -> None:
+        tmp = self.dir / "run.json.tmp"
+        tmp.write_text(self.redact(json.dumps(self.info, indent=2, ensure_ascii=False)))
+        os.replace(tmp, self.dir / "run.json")

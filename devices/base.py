@@ -1,0 +1,85 @@
+"""The Device interface: the few things every platform must provide."""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from clickwright.devices.geometry import Monitor
+from clickwright.types import Action, Frame
+
+Point = tuple[int, int]
+
+
+class Device(ABC):
+    """A screen to capture and an input to drive. Points are always frame pixels."""
+
+    kind: str = "device"
+
+    @abstractmethod
+    def capture(self) -> Frame: ...
+
+    @abstractmethod
+    def perform(self, action: Action, point: Point | None = None, end: Point | None = None) -> None:
+        """Carry out one action; `point` is where it acts, `end` where a drag or swipe ends."""
+
+    @abstractmethod
+    def screens(self) -> list[Monitor]: ...
+
+    @property
+    @abstractmethod
+    def size(self) -> tuple[int, int]: ...
+
+    def accessibility(self) -> Any | None:
+        """The accessibility tree when the platform offers one (parsers read it)."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "size": list(self.size)}
+
+    def close(self) -> None:
+        """Release the device; safe to call twice."""
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class Stable:
+    """The outcome of waiting for the screen to settle."""
+
+    frame: Frame
+    settled: bool
+    waited: float
+    captures: int
+
+
+def wait_until_stable(
+    device: Device, timeout: float = 5.0, quiet: float = 0.25, interval: float = 0.05
+) -> Stable:
+    """Capture until nothing has changed for `quiet` seconds, or `timeout` passes.
+
+    Waiting for quiet rather than sleeping a fixed time makes fast UIs fast and slow UIs correct;
+    the quiet window also covers an app that has not yet started to repaint after an action.
+    """
+    start = time.monotonic()
+    frame = device.capture()
+    captures = 1
+    last_change = start
+    while True:
+        now = time.monotonic()
+        if now - last_change >= quiet:
+            return Stable(frame, True, now - start, captures)
+        if now - start >= timeout:
+            return Stable(frame, False, now - start, captures)
+        time.sleep(interval)
+        current = device.capture()
+        captures += 1
+        if not current.same_as(frame):
+            last_change = time.monotonic()
+        frame = current
