@@ -330,6 +330,8 @@ def _first_problem(exc: ValidationError, data: Any) -> str:
     if error["type"] == "union_tag_invalid" or error["type"] == "union_tag_not_found":
         names = ", ".join(sorted(_ACTION.json_schema()["discriminator"]["mapping"]))
         return f"unknown action type {kind!r} (expected one of: {names})"
+    if not isinstance(data, dict):
+        return f"an action is a JSON object with a 'type', not {type(data).__name__}"
     where = ".".join(str(part) for part in error["loc"][1:]) or "action"
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "missing":

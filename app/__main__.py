@@ -1,0 +1,3 @@
+from clickwright.app.cli import main
+
+main()

@@ -1,0 +1,82 @@
+"""Shared fixtures: a private Xvfb display per test module, and the sample app on it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clickwright.devices.virtual_display import VirtualDisplay
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[VirtualDisplay]:
+    with VirtualDisplay(1280, 800) as vd:
+        yield vd
+
+
+@pytest.fixture(scope="module")
+def device(display: VirtualDisplay):
+    from clickwright.devices.desktop import DesktopDevice
+
+    with DesktopDevice(display=display.name) as device:
+        yield device
+
+
+class SampleApp:
+    """The sample app running on a display; `state()` reads what it last saved."""
+
+    def __init__(self, display: VirtualDisplay, tmp: Path) -> None:
+        self.state_file = tmp / "state.json"
+        self.save_dir = tmp / "saved"
+        self.save_dir.mkdir()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "clickwright.assets.sample_app", "--state-out",
+             str(self.state_file), "--save-dir", str(self.save_dir)],
+            env=display.env(), cwd=tmp,
+        )
+
+    def state(self) -> dict:
+        assert self.state_file.exists(), "the app saved nothing"
+        return json.loads(self.state_file.read_text())
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture
+def sample_app(display: VirtualDisplay, device, tmp_path: Path) -> Iterator[SampleApp]:
+    from clickwright.app.cli import start_program  # noqa: F401 - same wait logic as the CLI
+    from clickwright.devices.base import wait_until_stable
+
+    blank = device.capture()
+    app = SampleApp(display, tmp_path)
+    deadline = time.monotonic() + 30
+    while device.capture().same_as(blank):
+        assert time.monotonic() < deadline, "the sample app never showed a window"
+        assert app.process.poll() is None, "the sample app exited"
+        time.sleep(0.1)
+    wait_until_stable(device, timeout=10, quiet=0.5)
+    yield app
+    app.close()
+    wait_until_stable(device, timeout=5)
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+    """Run the real `clickwright` command in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "clickwright.app", *args], capture_output=True, text=True,
+        timeout=timeout, env=env or dict(os.environ),
+    )

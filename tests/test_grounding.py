@@ -1,0 +1,93 @@
+"""Offline grounding and the critic on hand-made screens."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from clickwright.agent.critic import Expectation, changed_regions, judge
+from clickwright.agent.grounding import MIN_SCORE, normalize, rank, text_similarity
+from clickwright.types import Box, Element, Frame, Screen
+
+
+def screen(*elements: Element, pixels: np.ndarray | None = None) -> Screen:
+    pixels = np.full((400, 600, 3), 240, np.uint8) if pixels is None else pixels
+    return Screen(Frame(pixels), tuple(elements))
+
+
+def el(i: int, kind: str, text: str, box: tuple[int, int, int, int], **kw) -> Element:
+    interactive = kind not in ("text", "container", "image")
+    return Element(i, Box(*box), kind, text, interactive=interactive, **kw)
+
+
+def test_similarity_forgives_case_accents_and_punctuation():
+    assert normalize("  Save As… ") == "save as"
+    assert text_similarity("save as", "Save As...") == 100
+    assert text_similarity("Zoe", "Zoë") == 100
+    assert text_similarity("Save", "Sav e") > 80
+    assert text_similarity("Save", "Cancel") < MIN_SCORE
+
+
+def test_exact_label_beats_a_longer_text_containing_it():
+    s = screen(el(0, "text", "Save your work often", (10, 10, 200, 20)),
+               el(1, "button", "Save", (10, 50, 80, 30)))
+    ranked = rank(s, "Save", "button")
+    assert [c.element.id for c in ranked] == [1, 0]
+
+
+def test_kind_breaks_ties_between_equal_texts():
+    s = screen(el(0, "text", "Advanced", (10, 200, 80, 20)), el(1, "tab", "Advanced", (100, 10, 80, 25)))
+    assert rank(s, "Advanced", "tab")[0].element.id == 1
+
+
+def test_input_is_found_by_its_label_name_or_position():
+    named = screen(el(0, "text", "Email", (10, 50, 40, 16)),
+                   el(1, "input", "", (80, 46, 200, 24), name="Email"),
+                   el(2, "input", "", (80, 86, 200, 24), name="Phone"))
+    assert rank(named, "email", "input")[0].element.id == 1
+    unnamed = screen(el(0, "text", "Phone", (10, 90, 40, 16)),
+                     el(1, "input", "", (80, 46, 200, 24)),
+                     el(2, "input", "", (80, 86, 200, 24)))
+    assert rank(unnamed, "Phone", "input")[0].element.id == 2
+    below = screen(el(0, "text", "Search", (10, 10, 60, 16)), el(1, "input", "", (10, 30, 200, 24)))
+    assert rank(below, "Search", "input")[0].element.id == 1
+
+
+def test_new_elements_are_preferred_after_a_menu_opens():
+    closed = screen(el(0, "menu", "File", (0, 0, 40, 20)), el(1, "text", "Save", (300, 300, 40, 20)))
+    opened = screen(el(0, "menu", "File", (0, 0, 40, 20)), el(1, "text", "Save", (300, 300, 40, 20)),
+                    el(2, "menuitem", "Save As", (0, 40, 90, 20)), el(3, "menuitem", "Save", (0, 20, 90, 20)))
+    best = rank(opened, "Save", "menuitem", new_since=closed)
+    assert best[0].element.id == 3
+
+
+def test_nothing_similar_gives_no_candidates():
+    assert rank(screen(el(0, "button", "Cancel", (0, 0, 50, 20))), "Submit") == []
+
+
+def test_critic_ignores_a_blinking_caret_but_sees_real_change():
+    before = np.full((200, 300, 3), 255, np.uint8)
+    caret = before.copy()
+    caret[50:70, 100:101] = 0
+    assert changed_regions(Frame(before), Frame(caret)) == []
+    dialog = before.copy()
+    dialog[20:120, 40:200] = 90
+    assert changed_regions(Frame(before), Frame(dialog)) == [Box(40, 20, 160, 100)]
+
+
+def test_critic_verdicts():
+    field = Box(100, 50, 200, 24)
+    blank = np.full((200, 400, 3), 255, np.uint8)
+    typed = blank.copy()
+    typed[55:70, 105:150] = 0
+    before = screen(el(0, "input", "", tuple(field)), pixels=blank)
+    after = screen(el(0, "input", "Ada", tuple(field)), pixels=typed)
+    assert judge(before, after, Expectation("text_in", "Ada", field)).status == "success"
+    assert judge(before, after, Expectation("text_in", "Bob", field)).status == "unverified"
+    assert judge(before, before, Expectation("change")).status == "retry"
+    assert judge(before, after, Expectation("change")).status == "success"
+    assert judge(before, after, Expectation("appears", "Ada")).status == "success"
+    box = Box(10, 10, 100, 16)
+    unchecked = screen(el(0, "checkbox", "Subscribe", tuple(box)), pixels=blank)
+    checked = screen(el(0, "checkbox", "Subscribe", tuple(box), state=frozenset({"checked"})), pixels=typed)
+    assert judge(unchecked, checked, Expectation("state", box=box, state="checked")).status == "success"
+    assert judge(checked, unchecked, Expectation("state", box=box, state="checked")).status == "retry"
