@@ -44,7 +44,10 @@ def open_device(virtual: bool, display: str | None, screen: int, size: str = "12
         return
     width, height = _parse_size(size)
     with VirtualDisplay(width, height) as vd, DesktopDevice(screen=screen, display=vd.name) as device:
-        yield device
+        try:
+            yield device
+        finally:
+            device.end_launched()
 
 
 def _parse_size(size: str) -> tuple[int, int]:

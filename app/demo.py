@@ -11,8 +11,6 @@ from rich.console import Console
 
 from clickwright.agent.loop import run_task
 from clickwright.app.report import write_report
-from clickwright.devices.desktop import DesktopDevice
-from clickwright.devices.virtual_display import VirtualDisplay
 
 DEMO_TASK = (
     "Type 'Ada Lovelace' into the Name field, type ada@example.com into Email, "
@@ -32,14 +30,14 @@ def sample_app_command(state_out: Path, save_dir: Path | None = None) -> str:
 
 def run_demo(runs_dir: Path, console: Console) -> int:
     """Returns the exit status: 0 only when the task ran and the app saved what was asked."""
-    from clickwright.app.cli import print_step, start_program
+    from clickwright.app.cli import open_device, print_step, start_program
 
     runs_dir.mkdir(parents=True, exist_ok=True)
     state_file = (runs_dir / "demo-state.json").resolve()
     state_file.unlink(missing_ok=True)
     console.print(f"task: [bold]{DEMO_TASK}[/]")
-    with VirtualDisplay() as vd, DesktopDevice(display=vd.name) as device:
-        console.print(f"virtual display {vd.name}: starting the sample app")
+    with open_device(virtual=True, display=None, screen=0) as device:
+        console.print(f"virtual display {device.display}: starting the sample app")
         start_program(device, sample_app_command(state_file))
         result = run_task(DEMO_TASK, device, runs_dir, on_step=print_step)
     report = write_report(result.run_dir)

@@ -92,6 +92,7 @@ class DesktopDevice(Device):
         self.screen = screen
         self.monitor = choose_monitor(self.screens(), screen)
         self._mapping: Mapping | None = None
+        self.launched: list[subprocess.Popen[bytes]] = []
 
     def screens(self) -> list[Monitor]:
         return [
@@ -183,13 +184,29 @@ class DesktopDevice(Device):
         env = dict(os.environ)
         if self.display:
             env["DISPLAY"] = self.display
+            env["QT_QPA_PLATFORM"] = "xcb"  # not offscreen or Wayland: it must show on this display
+            env.pop("WAYLAND_DISPLAY", None)
         try:
-            return subprocess.Popen(
+            process = subprocess.Popen(
                 shlex.split(app), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )
         except (OSError, ValueError) as exc:
             raise ActionError(f"cannot launch {app!r}: {exc}") from None
+        self.launched.append(process)
+        return process
+
+    def end_launched(self) -> None:
+        """Stop the programs this device started (before their private display goes away)."""
+        for process in self.launched:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.launched:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.launched.clear()
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "display": self.display, "screen": self.screen}
