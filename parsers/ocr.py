@@ -17,7 +17,7 @@ import numpy as np
 from clickwright.parsers.fusion import TextBox
 from clickwright.types import Box
 
-WIDE_GAP = 0.9  # a gap wider than this many line heights separates two phrases
+WIDE_GAP = 0.45  # gaps wider than this many box heights separate phrases (a space is ~0.25)
 
 
 class OcrEngine(ABC):

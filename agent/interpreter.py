@@ -1,0 +1,342 @@
+"""The offline planner: a rule-based interpreter from an imperative English task to ordered steps.
+
+No model is involved, so it understands a fixed set of sentence forms (`SUPPORTED_FORMS`) and
+raises TaskError for anything else, pointing at the model backends. Steps stay in words
+("click the Save button" -> Step("click", target="Save", kind="button")): finding them on the
+screen is the loop's job, not the planner's.
+
+Every rule is matched against a *masked* copy of the text in which the inside of each quoted span
+is blanked out, so separators and keywords inside quotes ("type 'a, b and c' into Notes") are never
+taken for structure; the matched spans are then read back from the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from clickwright.errors import ActionError, TaskError
+from clickwright.types import ElementKind, normalize_key
+
+__all__ = ["SUPPORTED_FORMS", "Step", "interpret"]
+
+Verb = Literal["click", "double_click", "right_click", "check", "uncheck", "select",
+               "open_menu", "type", "press", "scroll", "drag", "wait_for"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One imperative instruction, still in words; the loop grounds it on the screen."""
+
+    verb: Verb
+    clause: str                      # the piece of the task it came from, for logs
+    target: str | None = None        # what to act on, as the user named it
+    kind: ElementKind | None = None  # only when the task says it ("the Save button")
+    text: str | None = None          # text to type, or the option to choose for select
+    keys: tuple[str, ...] = ()       # for press, normalised with normalize_key
+    path: tuple[str, ...] = ()       # for open_menu: ("File", "Save As")
+    direction: str | None = None     # for scroll: up/down/left/right
+    amount: int = 3                  # scroll clicks
+    destination: str | None = None   # for drag: where to drop
+    enter: bool = False              # "... and press Enter" is a separate press step instead
+
+
+SUPPORTED_FORMS: tuple[str, ...] = (
+    "click the Save button", "double-click Report.pdf", "right-click Notes.txt",
+    "check Remember me", "choose Canada from the Country dropdown", "open File > Save As",
+    "type 'hello' into the search box", "press Ctrl+S", "scroll down 5 times",
+    "drag Report.pdf to Archive", "wait for Saved to appear", "click Save, then press Enter",
+)
+_HINT = ("the offline planner understands simple steps such as: " + "; ".join(SUPPORTED_FORMS)
+         + ". Open-ended tasks need a model backend: --backend openai|anthropic|transformers "
+           "(see the README)")
+_KEY_HINT = ("use a single character or a key name such as Enter, Esc, Tab, F5, PageDown, "
+             "optionally after modifiers: 'press Ctrl+Shift+T'")
+
+# ---- quotes ---------------------------------------------------------------------------------
+
+# A quote opens after a non-word character and closes before one, so "Don't Save" is no quote.
+_QUOTED = re.compile(r"""(?<!\w)(?:'.*?'|".*?"|“.*?”|‘.*?’|`.*?`)(?!\w)""", re.S)
+_MASK = "\x1a"
+
+
+def _mask(text: str) -> str:
+    """`text` with the inside of each quoted span blanked out; same length, so spans carry over."""
+    return _QUOTED.sub(lambda m: m[0][0] + _MASK * (len(m[0]) - 2) + m[0][-1], text)
+
+
+def _unquote(text: str) -> str | None:
+    """The exact inside of `text` if it is one quoted span, else None."""
+    m = _QUOTED.match(text)
+    return text[1:-1] if m and m.end() == len(text) else None
+
+
+def _split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
+    """Cut `text` at separators found on its masked copy."""
+    pieces, start = [], 0
+    for sep in separators:
+        pieces.append(text[start:sep.start()])
+        start = sep.end()
+    return [*pieces, text[start:]]
+
+
+# ---- splitting a task into clauses ---------------------------------------------------------
+
+_FILLER = r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that)\b[\s,]*)*"
+_VERBS = (r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
+          r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn\s+o(?:n|ff)"
+          r"|switch\s+(?:on|off|to)|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
+          r"|scroll|drag|wait")
+_STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
+# Punctuation, or blanks before a conjunction; then any fillers ("and then", ". Next, ").
+_SEPARATOR = re.compile(rf"(?:\s*(?P<stop>[;\n]|[.!?…]+(?=\s|$))|\s*,"
+                        rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}", re.I)
+_STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
+_LEADING = re.compile(rf"\s*{_FILLER}", re.I)
+_TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
+
+
+def _clauses(task: str) -> list[str]:
+    """Split the task where a separator starts a new step.
+
+    Weak separators ("," and "and") split only before a verb, so "Terms and Conditions" and
+    "Save and Close" stay whole; strong ones (sentence ends, ";", "then") split before any text,
+    so an unreadable step after them is reported instead of swallowed into the previous target.
+    """
+    masked = _mask(task)
+    cuts = [s for s in _SEPARATOR.finditer(masked) if _STARTS_STEP.match(masked, s.end())
+            or ((s["stop"] or _STRONG.search(s[0])) and masked[s.end():].strip())]
+    clauses = []
+    for piece in _split_at(task, cuts):
+        masked = _mask(piece)
+        start = _LEADING.match(masked).end()  # type: ignore[union-attr]  # matches "" at worst
+        end = _TRAILING.search(masked, start).start()  # type: ignore[union-attr]
+        if clause := piece[start:end].strip():
+            clauses.append(clause)
+    return clauses
+
+
+# ---- targets, texts, keys and counts ---------------------------------------------------------
+
+_KINDS: tuple[tuple[str, ElementKind], ...] = (
+    (r"radio(?:\s+button)?|option", "radio"),
+    (r"check\s*box|tick\s*box", "checkbox"),
+    (r"combo(?:\s*box)?|drop[\s-]?down(?:\s+(?:list|menu|box))?|list(?:\s*box)?", "combo"),
+    (r"(?:text\s*|input\s+)?(?:field|box)|input|text\s*area", "input"),
+    (r"button", "button"),
+    (r"toggle|switch", "toggle"),
+    (r"tab", "tab"),
+    (r"menu\s*item", "menuitem"),
+    (r"menu", "menu"),
+    (r"link", "link"),
+    (r"icon", "icon"),
+    (r"(?:list\s+)?item", "list_item"),
+)
+_KIND_WORDS = "|".join(pattern for pattern, _ in _KINDS)
+_ARTICLE = re.compile(r"\A(?:the|an?)\s+", re.I)
+# A kind word before the name counts only before a quote ("the button 'OK'"), so "Item 3" stays.
+_NAMED = re.compile(rf"(?:(?P<lead>{_KIND_WORDS})\s+(?=['\"“‘`]))?(?P<name>.+?)"
+                    rf"(?:\s+(?P<kind>{_KIND_WORDS}))?", re.I | re.S)
+
+
+def _target(words: str, clause: str) -> tuple[str, ElementKind | None]:
+    """The element's name and the kind its words imply: "the 'OK' button" -> ("OK", "button")."""
+    words = words.strip()
+    name, kind = _unquote(words), None
+    if name is None and (named := _NAMED.fullmatch(_ARTICLE.sub("", words, count=1))):
+        inner = _unquote(named["name"])
+        name = named["name"] if inner is None else inner
+        word = named["lead"] or named["kind"]
+        kind = next((k for p, k in _KINDS if re.fullmatch(p, word, re.I)), None) if word else None
+    if not name or not name.strip():
+        raise TaskError(f"cannot understand {clause!r}: it names nothing to act on", _HINT)
+    return name, kind
+
+
+def _text(words: str, clause: str) -> str:
+    """Text to type or choose: exact inside quotes, trimmed without them."""
+    inner = _unquote(words.strip())
+    text = inner if inner is not None else words.strip()
+    if not text:
+        raise TaskError(f"cannot understand {clause!r}: the text is empty", _HINT)
+    return text
+
+
+_NUMBERS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4,
+            "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_NUMBER = r"[0-9]+|one|two|three|four|five|six|seven|eight|nine|ten"
+_TIMES = rf"(?:{_NUMBER})\s*(?:times?|x)|once|twice|thrice"
+
+
+def _count(words: str, default: int, clause: str) -> int:
+    """A repeat count from "3 times", "twice" or "by 10"; bounded like the Scroll action."""
+    if not words:
+        return default
+    first = re.search(r"[0-9]+|[a-z]+", words.lower())[0]  # type: ignore[index]
+    count = int(first) if first.isdigit() else _NUMBERS[first]
+    if not 1 <= count <= 50:
+        raise TaskError(f"cannot understand {clause!r}: repeat counts go from 1 to 50", _HINT)
+    return count
+
+
+_MODIFIERS = frozenset({"ctrl", "alt", "shift", "win", "command"})
+
+
+def _key(name: str) -> str | None:
+    try:
+        return normalize_key(name)
+    except ActionError:
+        return None
+
+
+def _keys(words: str, clause: str, must: bool) -> tuple[str, ...] | None:
+    """Normalised keys of "Enter", "ctrl-s" or "Ctrl + Shift + T"; None if no key is meant."""
+    words = words.strip()
+    if key := _key(words):  # "-", "+", "Page Down"
+        return (key,)
+    head, tail = words, []
+    if last := re.fullmatch(r"(.+?)\s*[+-]\s*([+-])", words):  # "Ctrl++", "Ctrl+-"
+        head, tail = last[1], [last[2]]
+    parts = [*re.split(r"\s*[+-]\s*", head), *tail]
+    keys = [_key(part) for part in parts]
+    if len(parts) > 1 and all(keys) and _MODIFIERS.issuperset(keys[:-1]):
+        return tuple(k for k in keys if k)
+    if not (must or keys[0] in _MODIFIERS):
+        return None  # "press Submit" is a click
+    bad = next((p for p, k in zip(parts, keys, strict=True) if k is None), None)
+    problem = f"unknown key {bad!r}" if bad else "a hotkey is modifiers followed by one key"
+    raise TaskError(f"cannot understand {clause!r}: {problem}", _KEY_HINT)
+
+
+# ---- the rules ------------------------------------------------------------------------------
+
+
+class _Match:
+    """A rule's match on the masked clause, with groups read back from the original text."""
+
+    def __init__(self, clause: str, match: re.Match[str]) -> None:
+        self.clause, self._match = clause, match
+
+    def __getitem__(self, group: str) -> str:
+        """The group's text, or "" when the rule has no such group or it did not take part."""
+        if group not in self._match.re.groupindex:
+            return ""
+        start, end = self._match.span(group)
+        return self.clause[start:end] if start >= 0 else ""
+
+
+Rule = Callable[[_Match], list[Step] | None]  # None: not this rule after all, try the next
+
+
+def _pointed(verb: Verb) -> Rule:
+    """A rule for verbs that act on one named element."""
+
+    def build(m: _Match) -> list[Step]:
+        target, kind = _target(m["target"], m.clause)
+        if verb == "uncheck" and kind == "input":  # "clear the Search field" is no checkbox
+            raise TaskError(f"cannot understand {m.clause!r}: only checkboxes can be cleared",
+                            "to replace a field's text, type the new text into it")
+        return [Step(verb, m.clause, target=target, kind=kind)]
+
+    return build
+
+
+def _with_text(verb: Verb) -> Rule:
+    """A rule for typing text (into a field) or choosing an option in a list."""
+
+    def build(m: _Match) -> list[Step]:
+        target, kind = _target(m["target"], m.clause) if m["target"] else (None, None)
+        return [Step(verb, m.clause, target=target, kind=kind, text=_text(m["text"], m.clause))]
+
+    return build
+
+
+def _menu(m: _Match) -> list[Step]:
+    """'open File > Save As…' names each entry as shown, less the ellipsis menus often add."""
+    path = _split_at(m["path"], re.finditer(r"\s*(?:->|→|»|>)\s*", _mask(m["path"])))
+    parts = [part.strip() if (inner := _unquote(part.strip())) is None else inner for part in path]
+    parts = [re.sub(r"\s*(?:…|\.\.\.)$", "", part) for part in parts]
+    parts[0] = re.sub(r"(?i)\s+menu$", "", parts[0])  # "open the File menu > Export"
+    if not all(parts):
+        raise TaskError(f"cannot understand {m.clause!r}: a menu entry is empty", _HINT)
+    return [Step("open_menu", m.clause, path=tuple(parts))]
+
+
+def _press(m: _Match) -> list[Step] | None:
+    """'press Ctrl+S' and 'press the Enter key' press keys; 'press the Submit button' clicks."""
+    if m["the"] and not m["key"]:
+        return None
+    keys = _keys(m["keys"], m.clause, must=bool(m["key"]))
+    if keys is None:
+        return None
+    return [Step("press", m.clause, keys=keys)] * _count(m["n"], 1, m.clause)
+
+
+def _scroll(m: _Match) -> list[Step]:
+    """Scrolls inside the element named, or the screen as a whole when none is."""
+    target, kind = _target(m["target"], m.clause) if m["target"] else (None, None)
+    return [Step("scroll", m.clause, target=target, kind=kind, direction=m["dir"].lower(),
+                 amount=_count(m["n"], 3, m.clause))]
+
+
+def _drag(m: _Match) -> list[Step]:
+    target, kind = _target(m["target"], m.clause)
+    destination, _ = _target(m["dest"], m.clause)
+    return [Step("drag", m.clause, target=target, kind=kind, destination=destination)]
+
+
+_T = r"(?P<target>.+)"
+_IN = rf"\s+in\s+(?!(?:the\s+)?(?:{_KIND_WORDS})$)"  # "select Log in button" is a click
+_MENU_PATH = r"(?:the\s+)?(?P<path>.*(?:>|→|»).*)"
+_RULES: list[tuple[re.Pattern[str], Rule]] = [(re.compile(p, re.I | re.S), rule) for p, rule in [
+    (rf"(?:open|click(?:\s+on)?|go\s+to|navigate\s+to|select|choose)\s+{_MENU_PATH}", _menu),
+    (rf"open\s+(?:the\s+)?context\s+menu\s+(?:of|for|on)\s+{_T}", _pointed("right_click")),
+    (rf"double[\s-]?click(?:\s+on)?\s+{_T}", _pointed("double_click")),
+    (rf"right[\s-]?click(?:\s+on)?\s+{_T}", _pointed("right_click")),
+    (rf"(?:press|hit|push|tap)\s+(?P<the>the\s+)?(?P<keys>.+?)(?P<key>\s+keys?)?"
+     rf"(?:\s+(?P<n>{_TIMES}))?", _press),
+    (rf"(?:select|choose|pick)\s+(?P<text>.+)\s+from\s+{_T}", _with_text("select")),
+    (rf"(?:select|choose|pick)\s+(?P<text>.+){_IN}{_T}", _with_text("select")),
+    (rf"fill(?:\s+(?:in|out))?\s+(?P<target>.+?)\s+with\s+(?P<text>.+)", _with_text("type")),
+    (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+into\s+{_T}", _with_text("type")),
+    (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?){_IN}{_T}", _with_text("type")),
+    (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
+    (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
+    (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
+    (rf"(?:uncheck|untick|clear|disable|deselect|turn\s+off|switch\s+off)\s+{_T}",
+     _pointed("uncheck")),
+    (rf"scroll\s+(?P<dir>up|down|left|right)"
+     rf"(?:\s+(?:by\s+)?(?P<n>(?:{_NUMBER})(?:\s*(?:times?|x|clicks?|steps?))?|once|twice|thrice))?"
+     rf"(?:\s+(?:in|on|inside|within|over)\s+{_T})?", _scroll),
+    (rf"drag(?:\s+and\s+drop)?\s+(?P<target>.+?)\s+(?:to|onto|into|over)\s+(?P<dest>.+)", _drag),
+    (rf"wait\s+for\s+(?P<target>.+?)(?:\s+to\s+(?:appear|show(?:\s+up)?|be\s+(?:shown|visible)))?",
+     _pointed("wait_for")),
+    (r"wait\s+until\s+(?P<target>.+?)\s+(?:appears|shows(?:\s+up)?|is\s+(?:shown|visible))",
+     _pointed("wait_for")),
+    (rf"(?:open|go\s+to|navigate\s+to|switch\s+to)\s+{_T}", _pointed("click")),
+    (rf"(?:click|tap|hit|push|press|select|choose|pick)(?:\s+on)?\s+{_T}", _pointed("click")),
+    (_MENU_PATH, _menu),  # a bare "File > Save As"; last, so "type a > b" stays typing
+]]
+
+
+def _steps(clause: str) -> list[Step]:
+    """The steps of one clause from the first rule that accepts it; rule order settles overlaps."""
+    masked = _mask(clause)
+    for pattern, rule in _RULES:
+        if (m := pattern.fullmatch(masked)) and (steps := rule(_Match(clause, m))) is not None:
+            return steps
+    if re.fullmatch(_VERBS, clause, re.I):
+        raise TaskError(f"cannot understand {clause!r}: it needs something to act on", _HINT)
+    raise TaskError(f"cannot understand {clause!r}", _HINT)
+
+
+def interpret(task: str) -> list[Step]:
+    """The ordered steps of `task`, or TaskError naming the first clause it cannot read."""
+    if not task.strip():
+        raise TaskError("the task is empty", _HINT)
+    clauses = _clauses(task)
+    if not clauses:
+        raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
+    return [step for clause in clauses for step in _steps(clause)]
