@@ -56,7 +56,8 @@ class RunLog:
         (self.dir / path).write_text(json.dumps(screen.to_json()))
         return path
 
-    def add_step(self, record: dict[str, Any]) -> None:
+    def add_step(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Append a step (numbered from 1) and return it as written, before redaction."""
         self.steps += 1
         record = {"index": self.steps, **record}
         for phase, seconds in record.get("durations", {}).items():
@@ -66,6 +67,7 @@ class RunLog:
             out.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
         self.info["steps"] = self.steps
         self._write_info()
+        return record
 
     def redact(self, serialized: str) -> str:
         """Replace every secret, as it appears inside JSON strings, by a placeholder."""

@@ -74,9 +74,9 @@ class RunState:
         step.setdefault("tokens", 0)
         step.setdefault("cost", 0.0)
         step["time"] = time.time()
-        self.log.add_step(step)
+        written = self.log.add_step(step)
         if self.on_step is not None:
-            self.on_step(step)
+            self.on_step(written)
 
     def check_budget(self) -> None:
         """Called before every action, so a run never acts more than max_steps times."""

@@ -18,9 +18,10 @@ from clickwright.errors import ClickwrightError
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    pretty_exceptions_enable=False,
     help="A GUI automation agent: describe a task, clickwright sees the screen, acts and verifies.",
 )
-out = Console(highlight=False)
+out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
 VERDICT_STYLE = {"success": "green", "unverified": "yellow", "retry": "red", "dry_run": "cyan"}
@@ -134,21 +135,10 @@ def demo(
 def main() -> None:
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        app(standalone_mode=False)
+        app()
     except ClickwrightError as exc:
         err.print(f"[red]error:[/] {exc}", soft_wrap=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err.print("stopped by the user")
         sys.exit(1)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except (typer.Abort, EOFError):
-        sys.exit(1)
-    except Exception as exc:  # click's usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(2)
-        raise
