@@ -1,0 +1,408 @@
+"""Cheap widget detection from pixels alone: no trained weights, a few milliseconds a frame.
+
+Every control the agent cares about is a region of nearly flat colour closed by an outline or a
+contrast step: the inside of a line edit, a button face, a check box square, a radio circle, a
+group box. So the frame is turned into an edge mask (local contrast in any colour channel, which
+works the same for light and dark themes), the flat regions between edges are labelled, and the
+regions shaped like a rectangle or a small circle are classified by size, shape and by the
+"ink" (text, tick, arrow, dot) they enclose. Only relative contrast is used, never a theme's
+colours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from clickwright.types import Box, ElementKind
+
+EDGE_CONTRAST = 10  # grey levels; a dark Fusion line edit differs from its window by only 18
+MIN_SIDE = 6  # smallest region side, in pixels, that can be the inside of a control
+MAX_BAND = 6  # widest edge band (outline, highlight line, pixel after) measured across
+TOGGLE_INSIDE = (7, 36)  # side range of the inside of a check box square or radio circle
+TOGGLE_OUTSIDE = (10, 40)  # side range of a whole check box or radio, outline included
+CONTROL_HEIGHTS = (12, 80)  # inside height range of a button, line edit or combo box
+CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
+TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
+SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
+
+_SQUARE = np.ones((3, 3), np.uint8)
+_CORNER = np.ones((2, 2), np.uint8)
+_CONTROLS = ("button", "input", "combo")
+_CHECKED = frozenset({"checked"})
+
+
+@dataclass(frozen=True)
+class Widget:
+    """A control seen in the pixels; `state` holds "checked" for a checked box or radio and
+    "selected" for the current tab."""
+
+    box: Box
+    kind: ElementKind
+    score: float
+    state: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class _Frame:
+    """The per-frame images every region measures against."""
+
+    pixels: np.ndarray
+    gray: np.ndarray
+    edges: np.ndarray
+
+
+def detect_widgets(pixels: np.ndarray) -> list[Widget]:
+    """Find buttons, inputs, combo boxes, tabs, table cells, check boxes, radios, containers.
+
+    pixels: an HxWx3 uint8 RGB frame (or a crop of one). Widgets come back largest first.
+    """
+    if min(pixels.shape[:2]) < 2 * MIN_SIDE:
+        return []  # too small to hold a control with a border round it
+    gray = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+    frame = _Frame(pixels, gray, _edge_mask(pixels, gray))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - frame.edges, connectivity=4)
+    height, width = gray.shape
+    x, y, w, h, area = stats.T
+    candidates = np.flatnonzero(  # a region touching the frame's edge is the background
+        (w >= MIN_SIDE) & (h >= MIN_SIDE) & (x > 0) & (y > 0)
+        & (x + w < width) & (y + h < height) & (area >= MIN_SIDE * MIN_SIDE)
+    )
+    widgets = []
+    for label in candidates[candidates > 0]:  # label 0 is the edge pixels themselves
+        widgets.extend(_Region(frame, labels, int(label), stats[label]).classify())
+    widgets.extend(_marked_toggles(frame, [w for w in widgets if w.kind in ("checkbox", "radio")]))
+    return _tag_cells(_tag_tabs(_join_combo_buttons(_drop_duplicates(widgets))))
+
+
+def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """1 where local contrast exceeds EDGE_CONTRAST: the outlines, text and glyphs of a frame.
+
+    A pixel is an edge when its 2x2 neighbourhood (itself, left, up, up-left) spans the
+    threshold in some colour channel. That marks a 1 px outline as a 2 px band, thin enough
+    that the ring between a radio's outline and its dot stays a region, while the diagonal
+    closes anti-aliased corners; the strongest channel keeps coloured outlines (a blue focus
+    frame) that match their background's brightness. Soft outlines that step down in two small
+    stages (a dark theme's 52 -> 42 -> 35) are added by marking their middle pixel.
+    """
+    red, green, blue = cv2.split(cv2.morphologyEx(pixels, cv2.MORPH_GRADIENT, _CORNER))
+    edges = (cv2.max(cv2.max(red, green), blue) > EDGE_CONTRAST).astype(np.uint8)
+    for before, middle, after, target in (
+        (gray[:, :-2], gray[:, 1:-1], gray[:, 2:], edges[:, 1:-1]),
+        (gray[:-2], gray[1:-1], gray[2:], edges[1:-1]),
+    ):
+        for low, high in ((before, after), (after, before)):
+            first, second = cv2.subtract(middle, low), cv2.subtract(high, middle)
+            target |= (cv2.min(first, second) >= 3) & (cv2.add(first, second) > EDGE_CONTRAST)
+    return edges
+
+
+class _Region:
+    """One flat region between edges, with the measurements classification needs."""
+
+    def __init__(self, frame: _Frame, labels: np.ndarray, label: int, stat: np.ndarray) -> None:
+        self.frame = frame
+        self.x, self.y, self.w, self.h, self.area = (int(v) for v in stat)
+        self.window = (slice(self.y, self.y + self.h), slice(self.x, self.x + self.w))
+        self.mask = (labels[self.window] == label).astype(np.uint8)
+        self.filled = _fill_holes(self.mask)
+        self.extent = float(self.filled.mean())
+        self.ink = (self.filled > 0) & (self.mask == 0)  # holes: text, ticks, arrows, dots
+
+    def classify(self) -> list[Widget]:
+        low, high = TOGGLE_INSIDE
+        if low <= self.w <= high and low <= self.h <= high and 0.75 <= self.w / self.h <= 1.33:
+            toggle = self._toggle()
+            if toggle is not None:
+                return [toggle]
+        # A 1 px wide region between two parallel outlines is not the inside of anything.
+        if cv2.erode(self.mask, _SQUARE).sum() < 0.3 * self.area:
+            return []
+        if self.extent >= 0.85 and CONTROL_HEIGHTS[0] <= self.h <= CONTROL_HEIGHTS[1]:
+            if self.w >= 1.2 * self.h:
+                return [self._control()]
+            if self.w >= 0.4 * self.h and self.ink.any():
+                # A framed icon: a tool button, or the arrow part of a combo box.
+                return [Widget(self._outer_box(), "button", 0.3)]
+        if self.w >= CONTAINER_SIDE and self.h >= CONTAINER_SIDE:
+            return self._container()
+        return []
+
+    def _toggle(self) -> Widget | None:
+        """A check box (square) or radio (circle) with clear space around it; ink means checked."""
+        box = self._outer_box()
+        if min(self._bands()) == 0 or not _isolated(self.frame.edges, box):
+            return None
+        outline = (_grow(np.pad(self.filled, 1), 1) > 0) & (np.pad(self.filled, 1) == 0)
+        ring = self.frame.edges[self.y - 1:self.y + self.h + 1, self.x - 1:self.x + self.w + 1]
+        if ring.shape != outline.shape or ring[outline].mean() < 0.85:
+            return None  # the outline must close all round
+        marked = self.ink.sum() >= 0.08 * self.filled.sum()
+        if self.extent >= 0.88:
+            kind: ElementKind = "checkbox"
+        elif self.extent >= 0.5 and _round(self.filled):
+            kind = "radio"
+        else:
+            return None
+        if not marked and _centre_contrast(self.frame.gray, box) > SOLID_CONTRAST:
+            return None  # a solid dot or square: a bullet, a password character
+        if marked and kind == "radio" and not self._coloured() \
+                and _centre_contrast(self.frame.gray, box) <= 3 * EDGE_CONTRAST:
+            return None  # a grey ring with the background showing through: a bold letter 'O'
+        return Widget(box, kind, 0.85, _CHECKED if marked else frozenset())
+
+    def _coloured(self) -> bool:
+        """An accent-coloured region (a blue checked radio), unlike black or grey text."""
+        colours = self.frame.pixels[self.window][self.mask > 0].astype(np.int16)
+        return float(np.median(colours.max(axis=1) - colours.min(axis=1))) > 60
+
+    def _control(self) -> Widget:
+        """Button, line edit or combo box, told apart by where the ink sits and by shading.
+
+        Line edits are flat and left-aligned (or empty); buttons centre their label and are
+        often shaded top to bottom; combo boxes end in a small drop-down arrow.
+        """
+        columns = np.flatnonzero(self.ink.any(axis=0))
+        inside = self.frame.gray[self.window]
+        quarter = max(1, self.h // 4)
+        top = inside[:quarter][self.mask[:quarter] > 0]
+        bottom = inside[-quarter:][self.mask[-quarter:] > 0]
+        shaded = bool(top.size and bottom.size
+                      and abs(float(top.mean()) - float(bottom.mean())) >= 4)
+        box = self._outer_box()
+        if columns.size == 0:
+            return Widget(box, "button", 0.4) if shaded else Widget(box, "input", 0.6)
+        if self._ends_with_arrow(columns):
+            return Widget(box, "combo", 0.75)
+        left, right = int(columns[0]), self.w - 1 - int(columns[-1])
+        if left >= 0.08 * self.w and abs(left - right) <= max(4, 0.12 * self.w):
+            return Widget(box, "button", 0.85 if shaded else 0.7)
+        if shaded:
+            return Widget(box, "button", 0.5)
+        return Widget(box, "input", 0.75)
+
+    def _ends_with_arrow(self, columns: np.ndarray) -> bool:
+        """A small glyph, wider than tall, alone at the right end: a drop-down arrow."""
+        gaps = np.flatnonzero(np.diff(columns) > max(6, self.h // 2))
+        start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
+        end = int(columns[-1])
+        if gaps.size == 0 and start < self.w / 2:
+            return False
+        rows = np.flatnonzero(self.ink[:, start:end + 1].any(axis=1))
+        glyph_w, glyph_h = end - start + 1, int(rows[-1] - rows[0] + 1)
+        return (self.w - 1 - end <= 1.2 * self.h and glyph_w <= 0.8 * self.h
+                and glyph_h <= 0.5 * self.h and glyph_w >= glyph_h)
+
+    def _container(self) -> list[Widget]:
+        """A group box, list, pane or panel; a tab widget's pane also yields its current tab.
+
+        The current tab shares its colour with the pane, so their regions merge: the tab shows
+        as a narrow bump on top of the pane's rectangle.
+        """
+        full_rows = np.flatnonzero(self.filled.sum(axis=1) >= 0.9 * self.w)
+        pane_top = int(full_rows[0]) if full_rows.size else 0
+        bump = np.flatnonzero(self.filled[pane_top // 2])
+        outer = self._outer_box()
+        tabbed = (TAB_HEIGHT <= pane_top <= CONTROL_HEIGHTS[1] and 0 < bump.size <= self.w / 2
+                  and bump[-1] - bump[0] + 1 == bump.size and self.filled[pane_top:].mean() >= 0.9)
+        if not tabbed:
+            if self.extent < 0.85:
+                return []
+            return [Widget(outer, "container", round(0.5 + 0.4 * self.extent, 3))]
+        margin = self.x - outer.x
+        tab = Box(self.x + int(bump[0]) - margin, outer.y, int(bump.size) + 2 * margin,
+                  self.y + pane_top - outer.y)
+        pane = Box(outer.x, self.y + pane_top, outer.w, outer.bottom - self.y - pane_top)
+        return [Widget(pane, "container", 0.85), Widget(tab, "tab", 0.8, frozenset({"selected"}))]
+
+    def _bands(self) -> tuple[int, int, int, int]:
+        """Edge band widths beyond the top, left, bottom and right sides, measured mid-side.
+
+        A 1 px outline gives 2 (the outline and the pixel after it), a plain contrast step 1;
+        an outline with a highlight line inside it (Fusion at 200 %) counts as one band.
+        """
+        edges = self.frame.edges
+        cy, cx = self.y + self.h // 2, self.x + self.w // 2
+        top = edges[max(0, self.y - MAX_BAND):self.y, cx][::-1]
+        left = edges[cy, max(0, self.x - MAX_BAND):self.x][::-1]
+        bottom = edges[self.y + self.h:self.y + self.h + MAX_BAND, cx]
+        right = edges[cy, self.x + self.w:self.x + self.w + MAX_BAND]
+        return (_run_length(top), _run_length(left), _run_length(bottom), _run_length(right))
+
+    def _outer_box(self) -> Box:
+        """The control's outline box: the region grown across its edge bands.
+
+        The 2x2 window marks the pixel after a step, so on the bottom and right the band ends
+        one pixel outside the outline.
+        """
+        top, left, bottom, right = self._bands()
+        x0, y0 = self.x - left, self.y - top
+        return Box(x0, y0, self.x + self.w + max(0, right - 1) - x0,
+                   self.y + self.h + max(0, bottom - 1) - y0)
+
+
+def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
+    """Checked boxes and radios whose mark crowds the inside into slivers the region pass misses.
+
+    Seen in the edge mask instead, such a toggle is one small isolated blob: a closed square
+    outline with a tick inside that leaves some clear space, or a disc whose centre is a dot
+    (where a letter 'O' or '@' shows the background through its middle).
+    """
+    edges = frame.edges
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
+    x, y, w, h, _ = stats.T
+    low, high = TOGGLE_OUTSIDE
+    candidates = np.flatnonzero(
+        (w >= low) & (w <= high) & (h >= low) & (h <= high)
+        & (np.abs(w - h) <= 0.25 * np.maximum(w, h))
+    )
+    taken = np.zeros(edges.shape, bool)
+    for widget in found:
+        taken[widget.box.y:widget.box.bottom, widget.box.x:widget.box.right] = True
+    toggles = []
+    for label in candidates:
+        box = Box(*(int(v) for v in stats[label][:4]))
+        if taken[box.center[1], box.center[0]] or not _isolated(edges, box):
+            continue
+        blob = (labels[box.y:box.bottom, box.x:box.right] == label).astype(np.uint8)
+        filled = _fill_holes(blob)
+        core = _shrink(filled, 3) > 0
+        if not core.any() or blob[core].mean() < 0.1:
+            continue
+        # Each side closed within its two outermost lines (a stray anti-aliased pixel can
+        # widen the blob by one).
+        rows, columns = blob.mean(axis=1), blob.mean(axis=0)
+        sides = (max(rows[:2]), max(rows[-2:]), max(columns[:2]), max(columns[-2:]))
+        if filled.mean() >= 0.9 and min(sides) >= 0.8 and blob[core].mean() <= 0.85:
+            toggles.append(Widget(box, "checkbox", 0.75, _CHECKED))
+        elif 0.6 <= filled.mean() < 0.9 and _round(filled) \
+                and _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST:
+            toggles.append(Widget(box, "radio", 0.75, _CHECKED))
+    return toggles
+
+
+def _isolated(edges: np.ndarray, box: Box) -> bool:
+    """Clear space all round, as a toggle keeps from its label (while a letter's round counter
+    sits inside its stroke, between neighbouring letters)."""
+    clear = max(3, min(box.w, box.h) // 5)
+    reach = clear + 1
+    height, width = edges.shape
+    if box.x < reach or box.y < reach or box.right + reach > width or box.bottom + reach > height:
+        return False
+    ring = edges[box.y - clear - 1:box.bottom + clear + 1,
+                 box.x - clear - 1:box.right + clear + 1].copy()
+    ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
+    centre = box.x + box.w // 2
+    above = edges[box.y - reach:box.y - 1, centre]
+    below = edges[box.bottom + 1:box.bottom + reach, centre]
+    ring_area = ring.size - (box.h + 2) * (box.w + 2)
+    return ring.sum() <= 0.05 * ring_area and not above.any() and not below.any()
+
+
+def _outside(gray: np.ndarray, box: Box) -> float:
+    """The grey level just above and below the middle of `box` (its sides may touch a label)."""
+    middle = slice(box.x + box.w // 3, box.right - box.w // 3)
+    return float(np.median(np.concatenate([gray[box.y - 2, middle], gray[box.bottom + 1, middle]])))
+
+
+def _centre_contrast(gray: np.ndarray, box: Box) -> float:
+    """How far the middle of `box` is from the colour just outside it."""
+    cy, cx = box.y + box.h // 2, box.x + box.w // 2
+    return abs(float(gray[cy - 1:cy + 2, cx - 1:cx + 2].mean()) - _outside(gray, box))
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    return filled
+
+
+def _shrink(mask: np.ndarray, pixels: int) -> np.ndarray:
+    return cv2.erode(mask, _SQUARE, iterations=pixels, borderType=cv2.BORDER_CONSTANT,
+                     borderValue=0)
+
+
+def _grow(mask: np.ndarray, pixels: int) -> np.ndarray:
+    return cv2.dilate(mask, _SQUARE, iterations=pixels)
+
+
+def _round(mask: np.ndarray) -> bool:
+    """Empty corners all round, as a circle has (and a square or a glyph's hole has not)."""
+    k = max(2, int(0.15 * min(mask.shape)))
+    corners = (mask[:k, :k], mask[:k, -k:], mask[-k:, :k], mask[-k:, -k:])
+    return all(corner.mean() < 0.35 for corner in corners)
+
+
+def _run_length(line: np.ndarray) -> int:
+    """How far the leading edge pixels of `line` reach, bridging single-pixel gaps."""
+    reach = 0
+    for index, value in enumerate(line):
+        if value:
+            reach = index + 1
+        elif index > reach:  # a second non-edge pixel in a row ends the band
+            break
+    return reach
+
+
+def _drop_duplicates(widgets: list[Widget]) -> list[Widget]:
+    """Keep one widget where two boxes trace the same control (a double outline)."""
+    kept: list[Widget] = []
+    for widget in sorted(widgets, key=lambda w: -w.box.area):
+        if not any(widget.box.iou(other.box) > 0.7 for other in kept):
+            kept.append(widget)
+    return kept
+
+
+def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
+    """An editable combo box draws its arrow as a separate small square flush with its field
+    (top and bottom level with it), which alone would pass for a button or a check box."""
+    result = list(widgets)
+    for arrow in widgets:
+        if arrow.kind not in ("button", "checkbox") or arrow.box.w > arrow.box.h * 1.5:
+            continue
+        for index, field in enumerate(result):
+            if (field.kind in _CONTROLS and field is not arrow
+                    and -3 <= arrow.box.x - field.box.right <= 3
+                    and abs(arrow.box.y - field.box.y) <= 3
+                    and abs(arrow.box.bottom - field.box.bottom) <= 3):
+                result[index] = Widget(field.box.union(arrow.box), "combo", 0.7)
+                result.remove(arrow)
+                break
+    return result
+
+
+def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
+    """Buttons in an unbroken row with the current tab, bottoms level with it, are tabs too."""
+    result = list(widgets)
+    tabs = [w for w in result if w.kind == "tab"]
+    while tabs:
+        tab = tabs.pop()
+        for index, widget in enumerate(result):
+            touching = (-3 <= widget.box.x - tab.box.right <= 3
+                        or -3 <= tab.box.x - widget.box.right <= 3)
+            if widget.kind == "button" and touching \
+                    and abs(widget.box.bottom - tab.box.bottom) <= 4:
+                result[index] = Widget(widget.box, "tab", widget.score)
+                tabs.append(result[index])
+    return result
+
+
+def _tag_cells(widgets: list[Widget]) -> list[Widget]:
+    """Boxes stacked flush on top of each other, column-aligned, are table or list cells.
+
+    Form fields always leave a gap between rows; the cells of a table share their borders.
+    """
+    def stacked(a: Box, b: Box) -> bool:
+        return (abs(a.x - b.x) <= 2 and abs(a.right - b.right) <= 2
+                and (abs(a.bottom - b.y) <= 2 or abs(b.bottom - a.y) <= 2))
+
+    controls = [w for w in widgets if w.kind in _CONTROLS]
+    return [
+        Widget(w.box, "list_item", w.score)
+        if w.kind in _CONTROLS and any(o is not w and stacked(w.box, o.box) for o in controls)
+        else w
+        for w in widgets
+    ]
