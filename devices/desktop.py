@@ -6,6 +6,7 @@ imported, so it is imported here lazily, after the display is known.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -65,12 +66,16 @@ def load_pyautogui(display: str | None = None) -> ModuleType:
 
 
 def _rebind_x11(pyautogui: ModuleType, display: str) -> None:
-    """pyautogui opens its X connection once at import; point it at `display` if it differs."""
+    """pyautogui opens its X connection once at import; give it a fresh one to `display`.
+
+    Always fresh: a new Xvfb often reuses a stopped one's name, and the old connection is dead.
+    """
     from Xlib.display import Display as XDisplay
 
     backend = pyautogui._pyautogui_x11  # the X11 platform module of pyautogui
-    if backend._display.get_display_name() != display:
-        backend._display = XDisplay(display)
+    old, backend._display = backend._display, XDisplay(display)
+    with contextlib.suppress(Exception):
+        old.close()
 
 
 class DesktopDevice(Device):

@@ -39,7 +39,7 @@ class TextBox:
 def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
     left to right), with ids 0..n-1."""
-    widgets = [w for w in widgets if not _glyph_in_text(w, texts)]
+    widgets = [_as_bar(w, texts) for w in widgets if not _glyph_in_text(w, texts)]
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
@@ -81,6 +81,19 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     parts.extend(Element(id=0, box=t.box, kind="text", text=t.text, source="ocr", score=t.score)
                  for t in free)
     return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+
+
+def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
+    """A field or button holding several phrases side by side is a bar (a menu bar, a
+    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label."""
+    if widget.kind not in ("input", "button"):
+        return widget
+    held = [t.box for t in texts if _host(t.box, [widget]) is not None]
+    side_by_side = any(
+        a.x < b.x and abs(a.center[1] - b.center[1]) <= max(a.h, b.h) / 2
+        for a in held for b in held
+    )
+    return replace(widget, kind="container") if side_by_side else widget
 
 
 def _widget_element(widget: Widget) -> Element:
