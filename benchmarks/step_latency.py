@@ -42,7 +42,9 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--steps", type=int, default=20)
     args = options.parse_args()
-    task = ", ".join(["select Pro", "select Team"] * (args.steps // 2))
+    fields = ("Name", "Email", "Phone")
+    # Every step types a new value, so every frame is new and the parse cache cannot help.
+    task = ", ".join(f"type 'value {i}' into {fields[i % 3]}" for i in range(args.steps))
     with tempfile.TemporaryDirectory() as tmp, open_device(True, None, 0) as device:
         start_program(device, sample_app_command(Path(tmp) / "state.json"))
         parser = ScreenParser()
