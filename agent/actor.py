@@ -38,8 +38,27 @@ Plan = tuple[Action, Point | None, Point | None, Expectation]
 POINTER = {"click": Click, "double_click": DoubleClick, "right_click": RightClick}
 
 
+TOGGLES = ("checkbox", "radio", "toggle")
+
+
 def _by_id(candidate: Candidate) -> Target:
     return Target(id=candidate.element.id)
+
+
+CHANGE = Expectation("change")
+
+
+def click(
+    expect: Expectation | Callable[[Candidate], Expectation] = CHANGE,
+    make: type[Click | DoubleClick | RightClick] = Click,
+) -> Callable[[Candidate], Plan]:
+    """The plan for pointing at a candidate's centre, expecting `expect` afterwards."""
+
+    def plan(c: Candidate) -> Plan:
+        expectation = expect(c) if callable(expect) else expect
+        return make(target=_by_id(c)), c.element.box.center, None, expectation
+
+    return plan
 
 
 class OfflineActor:
@@ -56,88 +75,113 @@ class OfflineActor:
     # ---- verbs ------------------------------------------------------------------------------
 
     def _click(self, step: Step) -> None:
-        make = POINTER[step.verb]
-        self._on_target(step, step.target or "", step.kind, lambda c: (
-            make(target=_by_id(c)), c.element.box.center, None, Expectation("change")))
+        self._on_target(step, step.target or "", step.kind, click(make=POINTER[step.verb]))
 
     _double_click = _right_click = _click
 
     def _check(self, step: Step) -> None:
         wanted = "checked" if step.verb == "check" else "unchecked"
         kind = step.kind or "checkbox"
-        candidates = rank(self.screen, step.target or "", kind)
-        best = candidates[0].element if candidates else None
-        if best is not None and best.kind in ("checkbox", "radio", "toggle"):
-            if ("checked" in best.state) == (wanted == "checked"):
-                self._record_noop(step, f"{best.describe()} is already {wanted}")
+        best = self._best(step.target or "", kind)
+        if best is not None and best.element.kind in TOGGLES:
+            if ("checked" in best.element.state) == (wanted == "checked"):
+                self._record_noop(step, f"{best.element.describe()} is already {wanted}")
                 return
-        self._on_target(step, step.target or "", kind, lambda c: (
-            Click(target=_by_id(c)), c.element.box.center, None,
-            Expectation("state", box=c.element.box, state=wanted)
-            if c.element.kind in ("checkbox", "radio", "toggle") else Expectation("change")))
+
+        def expect(c: Candidate) -> Expectation:
+            if c.element.kind in TOGGLES:
+                return Expectation("state", box=c.element.box, state=wanted)
+            return CHANGE
+
+        self._on_target(step, step.target or "", kind, click(expect=expect))
 
     _uncheck = _check
 
     def _select(self, step: Step) -> None:
+        """Choose an option: open the combo box, then click the option it shows, or type it."""
         option = step.text or ""
         field = self._best(step.target or "", step.kind or "combo")
         if field is None or field.element.kind != "combo":
             near = field.element.box if field else None
-            self._on_target(step, option, "list_item", lambda c: (
-                Click(target=_by_id(c)), c.element.box.center, None, Expectation("change")),
-                near=near)
+            self._on_target(step, option, "list_item", click(), near=near)
             return
         closed = self.screen
-        self._on_target(step, step.target or "", "combo", lambda c: (
-            Click(target=_by_id(c)), c.element.box.center, None, Expectation("appears", option)))
         box = field.element.box
+        self._on_target(step, step.target or "", "combo", click(Expectation("appears", option)))
+        shows_option = Expectation("text_in", option, box)
         if self._best(option, "list_item", new_since=closed, near=box) is None:
-            self._blind(step, Type(text=option, enter=True), None, Expectation("text_in", option, box),
-                        f"'{option}' is not listed in view; typing it selects it in the open list")
+            self._blind(
+                step,
+                Type(text=option, enter=True),
+                None,
+                shows_option,
+                f"'{option}' is not listed in view; typing it selects it in the open list",
+            )
             return
-        self._on_target(step, option, "list_item", lambda c: (
-            Click(target=_by_id(c)), c.element.box.center, None,
-            Expectation("text_in", option, box)), new_since=closed, near=box)
+        self._on_target(step, option, "list_item", click(shows_option), new_since=closed, near=box)
 
     def _open_menu(self, step: Step) -> None:
         previous: Screen | None = None
         for index, part in enumerate(step.path):
             following = step.path[index + 1] if index + 1 < len(step.path) else None
-            expect = Expectation("appears", following) if following else Expectation("change")
+            expect = Expectation("appears", following) if following else CHANGE
             current = self.screen
-            self._on_target(step, part, "menu" if index == 0 else "menuitem", lambda c, e=expect: (
-                Click(target=_by_id(c)), c.element.box.center, None, e), new_since=previous)
+            kind = "menu" if index == 0 else "menuitem"
+            self._on_target(step, part, kind, click(expect), new_since=previous)
             previous = current
 
     def _type(self, step: Step) -> None:
         text = step.text or ""
         if not step.target:
-            self._blind(step, Type(text=text, enter=step.enter), None, Expectation("change"),
-                        "typing into the focused element")
+            self._blind(
+                step,
+                Type(text=text, enter=step.enter),
+                None,
+                CHANGE,
+                "typing into the focused element",
+            )
             return
 
         def plan(c: Candidate) -> Plan:
             secret = looks_secret(c.element.name or step.target or "")
-            expect = Expectation("change") if secret else Expectation("text_in", text, c.element.box)
+            expect = CHANGE if secret else Expectation("text_in", text, c.element.box)
             action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
             return action, c.element.box.center, None, expect
 
         self._on_target(step, step.target, step.kind or "input", plan)
 
     def _press(self, step: Step) -> None:
-        self._blind(step, Hotkey(keys=step.keys), None, Expectation("change"),
-                    "pressing " + "+".join(step.keys))
+        self._blind(
+            step,
+            Hotkey(keys=step.keys),
+            None,
+            CHANGE,
+            "pressing " + "+".join(step.keys),
+        )
 
     def _scroll(self, step: Step) -> None:
         direction = step.direction or "down"
         if step.target:
-            self._on_target(step, step.target, step.kind, lambda c: (
-                Scroll(direction=direction, amount=step.amount, target=_by_id(c)),
-                c.element.box.center, None, Expectation("change")))
+            self._on_target(
+                step,
+                step.target,
+                step.kind,
+                lambda c: (
+                    Scroll(direction=direction, amount=step.amount, target=_by_id(c)),
+                    c.element.box.center,
+                    None,
+                    CHANGE,
+                ),
+            )
             return
         w, h = self.screen.frame.size
-        self._blind(step, Scroll(direction=direction, amount=step.amount), (w // 2, h // 2),
-                    Expectation("change"), f"scrolling {direction} in the middle of the screen")
+        self._blind(
+            step,
+            Scroll(direction=direction, amount=step.amount),
+            (w // 2, h // 2),
+            CHANGE,
+            f"scrolling {direction} in the middle of the screen",
+        )
 
     def _drag(self, step: Step) -> None:
         destination = self._best(step.destination or "", None)
@@ -145,9 +189,17 @@ class OfflineActor:
             raise self._not_found(step.destination or "", step)
         drop = destination.element
 
-        self._on_target(step, step.target or "", step.kind, lambda c: (
-            Drag(source=_by_id(c), to=Target(id=drop.id)), c.element.box.center,
-            drop.box.center, Expectation("change")))
+        self._on_target(
+            step,
+            step.target or "",
+            step.kind,
+            lambda c: (
+                Drag(source=_by_id(c), to=Target(id=drop.id)),
+                c.element.box.center,
+                drop.box.center,
+                CHANGE,
+            ),
+        )
 
     def _wait_for(self, step: Step) -> None:
         state, wanted = self.state, step.target or ""
@@ -162,8 +214,15 @@ class OfflineActor:
                 )
             screen = state.observe()
         action = Wait(until=Target(text=wanted), timeout=state.settings.wait_timeout)
-        self._record(step, action, before, screen, None, Verdict("success", f"'{wanted}' is visible"),
-                     thought=f"waiting until '{wanted}' shows")
+        self._record(
+            step,
+            action,
+            before,
+            screen,
+            None,
+            Verdict("success", f"'{wanted}' is visible"),
+            thought=f"waiting until '{wanted}' shows",
+        )
 
     # ---- the shared act-and-verify primitive -------------------------------------------------
 
@@ -188,17 +247,26 @@ class OfflineActor:
         decided = time.perf_counter() - started
         if not candidates:
             if state.settings.dry_run:
-                self._record(step, None, before, None, None,
-                             Verdict("unverified", f"'{description}' is not on screen yet"),
-                             thought="dry run: the target would appear after earlier steps")
+                self._record(
+                    step,
+                    None,
+                    before,
+                    None,
+                    None,
+                    Verdict("unverified", f"'{description}' is not on screen yet"),
+                    thought="dry run: the target would appear after earlier steps",
+                )
                 return
             raise self._not_found(description, step)
         verdict = Verdict("retry", "no candidate tried")
         for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
             action, point, end, expect = plan(candidate)
             thought = f"{description!r} is {candidate.element.describe()} ({candidate.why})"
-            extra = {"target": candidate.element.to_json(), "attempt": attempt,
-                     "candidates": [c.to_json() for c in candidates[:5]]}
+            extra = {
+                "target": candidate.element.to_json(),
+                "attempt": attempt,
+                "candidates": [c.to_json() for c in candidates[:5]],
+            }
             after, verdict, timings = self._perform(action, point, end, before, expect)
             timings["decide"] = round(decided, 4)
             self._record(step, action, before, after, point, verdict, thought, extra, timings)
@@ -211,8 +279,9 @@ class OfflineActor:
             f"last result: {verdict.reason}"
         )
 
-    def _blind(self, step: Step, action: Action, point: Point | None, expect: Expectation,
-               thought: str) -> None:
+    def _blind(
+        self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str
+    ) -> None:
         """An action with no alternatives to try: no change means 'unverified', not failure."""
         before = self.screen
         after, verdict, timings = self._perform(action, point, None, before, expect)
@@ -221,7 +290,11 @@ class OfflineActor:
         self._record(step, action, before, after, point, verdict, thought, timings=timings)
 
     def _perform(
-        self, action: Action, point: Point | None, end: Point | None, before: Screen,
+        self,
+        action: Action,
+        point: Point | None,
+        end: Point | None,
+        before: Screen,
         expect: Expectation,
     ) -> tuple[Screen | None, Verdict, dict[str, float]]:
         state = self.state
@@ -234,27 +307,44 @@ class OfflineActor:
         after = state.observe()
         judged = time.perf_counter()
         verdict = judge(before, after, expect)
-        return after, verdict, {
-            "act": round(acted - started, 4), "verify": round(time.perf_counter() - judged, 4)}
+        return (
+            after,
+            verdict,
+            {"act": round(acted - started, 4), "verify": round(time.perf_counter() - judged, 4)},
+        )
 
     def _record(
-        self, step: Step, action: Action | None, before: Screen, after: Screen | None,
-        point: Point | None, verdict: Verdict, thought: str, extra: dict[str, Any] | None = None,
+        self,
+        step: Step,
+        action: Action | None,
+        before: Screen,
+        after: Screen | None,
+        point: Point | None,
+        verdict: Verdict,
+        thought: str,
+        extra: dict[str, Any] | None = None,
         timings: dict[str, float] | None = None,
     ) -> None:
         status = "dry_run" if self.state.settings.dry_run and action is not None else verdict.status
         record = {
-            "instruction": step.clause, "thought": thought,
+            "instruction": step.clause,
+            "thought": thought,
             "action": action_to_json(action) if action is not None else None,
-            "target": None, "candidates": [], "attempt": 1,
-            "point": list(point) if point else None, "verdict": status,
-            "verdict_reason": verdict.reason, "durations": timings or {}, **(extra or {}),
+            "target": None,
+            "candidates": [],
+            "attempt": 1,
+            "point": list(point) if point else None,
+            "verdict": status,
+            "verdict_reason": verdict.reason,
+            "durations": timings or {},
+            **(extra or {}),
         }
         self.state.record(record, before, after)
 
     def _record_noop(self, step: Step, reason: str) -> None:
-        self._record(step, None, self.screen, None, None, Verdict("success", reason),
-                     thought="nothing to do")
+        self._record(
+            step, None, self.screen, None, None, Verdict("success", reason), thought="nothing to do"
+        )
 
     def _not_found(self, description: str, step: Step) -> StepFailed:
         return StepFailed(

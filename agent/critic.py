@@ -78,7 +78,9 @@ def judge(before: Screen, after: Screen, expect: Expectation) -> Verdict:
             return Verdict("success", f"'{expect.text}' is now visible")
     elif changed:
         largest = max(regions, key=lambda b: b.area)
-        return Verdict("success", f"the screen changed ({len(regions)} regions, largest {tuple(largest)})")
+        return Verdict(
+            "success", f"the screen changed ({len(regions)} regions, largest {tuple(largest)})"
+        )
     if changed:
         return Verdict("unverified", f"the screen changed but not as expected: {expect.describe()}")
     return Verdict("retry", "nothing changed on screen")

@@ -128,14 +128,17 @@ def _field_beside(label: Box, fields: list[Element]) -> Element | None:
     """The field on the label's row to its right, else the one just below it."""
     cy = label.y + label.h / 2
     right = [
-        f for f in fields
-        if f.box.y <= cy <= f.box.bottom and f.box.x >= label.x + label.w * 0.5
+        f
+        for f in fields
+        if f.box.y <= cy <= f.box.bottom
+        and f.box.x >= label.x + label.w * 0.5
         and f.box.x - label.right < 400
     ]
     if right:
         return min(right, key=lambda f: f.box.x - label.right)
     below = [
-        f for f in fields
+        f
+        for f in fields
         if 0 <= f.box.y - label.bottom < 60 and f.box.x < label.right and f.box.right > label.x
     ]
     return min(below, key=lambda f: f.box.y - label.bottom) if below else None

@@ -22,8 +22,20 @@ from clickwright.types import ElementKind, normalize_key
 
 __all__ = ["SUPPORTED_FORMS", "Step", "interpret"]
 
-Verb = Literal["click", "double_click", "right_click", "check", "uncheck", "select",
-               "open_menu", "type", "press", "scroll", "drag", "wait_for"]
+Verb = Literal[
+    "click",
+    "double_click",
+    "right_click",
+    "check",
+    "uncheck",
+    "select",
+    "open_menu",
+    "type",
+    "press",
+    "scroll",
+    "drag",
+    "wait_for",
+]
 
 
 @dataclass(frozen=True)
@@ -31,29 +43,42 @@ class Step:
     """One imperative instruction, still in words; the loop grounds it on the screen."""
 
     verb: Verb
-    clause: str                      # the piece of the task it came from, for logs
-    target: str | None = None        # what to act on, as the user named it
+    clause: str  # the piece of the task it came from, for logs
+    target: str | None = None  # what to act on, as the user named it
     kind: ElementKind | None = None  # only when the task says it ("the Save button")
-    text: str | None = None          # text to type, or the option to choose for select
-    keys: tuple[str, ...] = ()       # for press, normalised with normalize_key
-    path: tuple[str, ...] = ()       # for open_menu: ("File", "Save As")
-    direction: str | None = None     # for scroll: up/down/left/right
-    amount: int = 3                  # scroll clicks
-    destination: str | None = None   # for drag: where to drop
-    enter: bool = False              # "... and press Enter" is a separate press step instead
+    text: str | None = None  # text to type, or the option to choose for select
+    keys: tuple[str, ...] = ()  # for press, normalised with normalize_key
+    path: tuple[str, ...] = ()  # for open_menu: ("File", "Save As")
+    direction: str | None = None  # for scroll: up/down/left/right
+    amount: int = 3  # scroll clicks
+    destination: str | None = None  # for drag: where to drop
+    enter: bool = False  # "... and press Enter" is a separate press step instead
 
 
 SUPPORTED_FORMS: tuple[str, ...] = (
-    "click the Save button", "double-click Report.pdf", "right-click Notes.txt",
-    "check Remember me", "choose Canada from the Country dropdown", "open File > Save As",
-    "type 'hello' into the search box", "press Ctrl+S", "scroll down 5 times",
-    "drag Report.pdf to Archive", "wait for Saved to appear", "click Save, then press Enter",
+    "click the Save button",
+    "double-click Report.pdf",
+    "right-click Notes.txt",
+    "check Remember me",
+    "choose Canada from the Country dropdown",
+    "open File > Save As",
+    "type 'hello' into the search box",
+    "press Ctrl+S",
+    "scroll down 5 times",
+    "drag Report.pdf to Archive",
+    "wait for Saved to appear",
+    "click Save, then press Enter",
 )
-_HINT = ("the offline planner understands simple steps such as: " + "; ".join(SUPPORTED_FORMS)
-         + ". Open-ended tasks need a model backend: --backend openai|anthropic|transformers "
-           "(see the README)")
-_KEY_HINT = ("use a single character or a key name such as Enter, Esc, Tab, F5, PageDown, "
-             "optionally after modifiers: 'press Ctrl+Shift+T'")
+_HINT = (
+    "the offline planner understands simple steps such as: "
+    + "; ".join(SUPPORTED_FORMS)
+    + ". Open-ended tasks need a model backend: --backend openai|anthropic|transformers "
+    "(see the README)"
+)
+_KEY_HINT = (
+    "use a single character or a key name such as Enter, Esc, Tab, F5, PageDown, "
+    "optionally after modifiers: 'press Ctrl+Shift+T'"
+)
 
 # ---- quotes ---------------------------------------------------------------------------------
 
@@ -77,7 +102,7 @@ def _split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
     """Cut `text` at separators found on its masked copy."""
     pieces, start = [], 0
     for sep in separators:
-        pieces.append(text[start:sep.start()])
+        pieces.append(text[start : sep.start()])
         start = sep.end()
     return [*pieces, text[start:]]
 
@@ -85,14 +110,19 @@ def _split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 # ---- splitting a task into clauses ---------------------------------------------------------
 
 _FILLER = r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that)\b[\s,]*)*"
-_VERBS = (r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
-          r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn\s+o(?:n|ff)"
-          r"|switch\s+(?:on|off|to)|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
-          r"|scroll|drag|wait")
+_VERBS = (
+    r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
+    r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn\s+o(?:n|ff)"
+    r"|switch\s+(?:on|off|to)|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
+    r"|scroll|drag|wait"
+)
 _STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
 # Punctuation, or blanks before a conjunction; then any fillers ("and then", ". Next, ").
-_SEPARATOR = re.compile(rf"(?:\s*(?P<stop>[;\n]|[.!?…]+(?=\s|$))|\s*,"
-                        rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}", re.I)
+_SEPARATOR = re.compile(
+    rf"(?:\s*(?P<stop>[;\n]|[.!?…]+(?=\s|$))|\s*,"
+    rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}",
+    re.I,
+)
 _STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
 _LEADING = re.compile(rf"\s*{_FILLER}", re.I)
 _TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
@@ -106,8 +136,12 @@ def _clauses(task: str) -> list[str]:
     so an unreadable step after them is reported instead of swallowed into the previous target.
     """
     masked = _mask(task)
-    cuts = [s for s in _SEPARATOR.finditer(masked) if _STARTS_STEP.match(masked, s.end())
-            or ((s["stop"] or _STRONG.search(s[0])) and masked[s.end():].strip())]
+    cuts = [
+        s
+        for s in _SEPARATOR.finditer(masked)
+        if _STARTS_STEP.match(masked, s.end())
+        or ((s["stop"] or _STRONG.search(s[0])) and masked[s.end() :].strip())
+    ]
     clauses = []
     for piece in _split_at(task, cuts):
         masked = _mask(piece)
@@ -137,8 +171,11 @@ _KINDS: tuple[tuple[str, ElementKind], ...] = (
 _KIND_WORDS = "|".join(pattern for pattern, _ in _KINDS)
 _ARTICLE = re.compile(r"\A(?:the|an?)\s+", re.I)
 # A kind word before the name counts only before a quote ("the button 'OK'"), so "Item 3" stays.
-_NAMED = re.compile(rf"(?:(?P<lead>{_KIND_WORDS})\s+(?=['\"“‘`]))?(?P<name>.+?)"
-                    rf"(?:\s+(?P<kind>{_KIND_WORDS}))?", re.I | re.S)
+_NAMED = re.compile(
+    rf"(?:(?P<lead>{_KIND_WORDS})\s+(?=['\"“‘`]))?(?P<name>.+?)"
+    rf"(?:\s+(?P<kind>{_KIND_WORDS}))?",
+    re.I | re.S,
+)
 
 
 def _target(words: str, clause: str) -> tuple[str, ElementKind | None]:
@@ -164,8 +201,21 @@ def _text(words: str, clause: str) -> str:
     return text
 
 
-_NUMBERS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4,
-            "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_NUMBERS = {
+    "once": 1,
+    "twice": 2,
+    "thrice": 3,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _NUMBER = r"[0-9]+|one|two|three|four|five|six|seven|eight|nine|ten"
 _TIMES = rf"(?:{_NUMBER})\s*(?:times?|x)|once|twice|thrice"
 
@@ -236,8 +286,10 @@ def _pointed(verb: Verb) -> Rule:
     def build(m: _Match) -> list[Step]:
         target, kind = _target(m["target"], m.clause)
         if verb == "uncheck" and kind == "input":  # "clear the Search field" is no checkbox
-            raise TaskError(f"cannot understand {m.clause!r}: only checkboxes can be cleared",
-                            "to replace a field's text, type the new text into it")
+            raise TaskError(
+                f"cannot understand {m.clause!r}: only checkboxes can be cleared",
+                "to replace a field's text, type the new text into it",
+            )
         return [Step(verb, m.clause, target=target, kind=kind)]
 
     return build
@@ -277,8 +329,16 @@ def _press(m: _Match) -> list[Step] | None:
 def _scroll(m: _Match) -> list[Step]:
     """Scrolls inside the element named, or the screen as a whole when none is."""
     target, kind = _target(m["target"], m.clause) if m["target"] else (None, None)
-    return [Step("scroll", m.clause, target=target, kind=kind, direction=m["dir"].lower(),
-                 amount=_count(m["n"], 3, m.clause))]
+    return [
+        Step(
+            "scroll",
+            m.clause,
+            target=target,
+            kind=kind,
+            direction=m["dir"].lower(),
+            amount=_count(m["n"], 3, m.clause),
+        )
+    ]
 
 
 def _drag(m: _Match) -> list[Step]:
@@ -290,35 +350,53 @@ def _drag(m: _Match) -> list[Step]:
 _T = r"(?P<target>.+)"
 _IN = rf"\s+in\s+(?!(?:the\s+)?(?:{_KIND_WORDS})$)"  # "select Log in button" is a click
 _MENU_PATH = r"(?:the\s+)?(?P<path>.*(?:>|→|»).*)"
-_RULES: list[tuple[re.Pattern[str], Rule]] = [(re.compile(p, re.I | re.S), rule) for p, rule in [
-    (rf"(?:open|click(?:\s+on)?|go\s+to|navigate\s+to|select|choose)\s+{_MENU_PATH}", _menu),
-    (rf"open\s+(?:the\s+)?context\s+menu\s+(?:of|for|on)\s+{_T}", _pointed("right_click")),
-    (rf"double[\s-]?click(?:\s+on)?\s+{_T}", _pointed("double_click")),
-    (rf"right[\s-]?click(?:\s+on)?\s+{_T}", _pointed("right_click")),
-    (rf"(?:press|hit|push|tap)\s+(?P<the>the\s+)?(?P<keys>.+?)(?P<key>\s+keys?)?"
-     rf"(?:\s+(?P<n>{_TIMES}))?", _press),
-    (rf"(?:select|choose|pick)\s+(?P<text>.+)\s+from\s+{_T}", _with_text("select")),
-    (rf"(?:select|choose|pick)\s+(?P<text>.+){_IN}{_T}", _with_text("select")),
-    (rf"fill(?:\s+(?:in|out))?\s+(?P<target>.+?)\s+with\s+(?P<text>.+)", _with_text("type")),
-    (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+into\s+{_T}", _with_text("type")),
-    (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?){_IN}{_T}", _with_text("type")),
-    (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
-    (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
-    (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
-    (rf"(?:uncheck|untick|clear|disable|deselect|turn\s+off|switch\s+off)\s+{_T}",
-     _pointed("uncheck")),
-    (rf"scroll\s+(?P<dir>up|down|left|right)"
-     rf"(?:\s+(?:by\s+)?(?P<n>(?:{_NUMBER})(?:\s*(?:times?|x|clicks?|steps?))?|once|twice|thrice))?"
-     rf"(?:\s+(?:in|on|inside|within|over)\s+{_T})?", _scroll),
-    (rf"drag(?:\s+and\s+drop)?\s+(?P<target>.+?)\s+(?:to|onto|into|over)\s+(?P<dest>.+)", _drag),
-    (rf"wait\s+for\s+(?P<target>.+?)(?:\s+to\s+(?:appear|show(?:\s+up)?|be\s+(?:shown|visible)))?",
-     _pointed("wait_for")),
-    (r"wait\s+until\s+(?P<target>.+?)\s+(?:appears|shows(?:\s+up)?|is\s+(?:shown|visible))",
-     _pointed("wait_for")),
-    (rf"(?:open|go\s+to|navigate\s+to|switch\s+to)\s+{_T}", _pointed("click")),
-    (rf"(?:click|tap|hit|push|press|select|choose|pick)(?:\s+on)?\s+{_T}", _pointed("click")),
-    (_MENU_PATH, _menu),  # a bare "File > Save As"; last, so "type a > b" stays typing
-]]
+_RULES: list[tuple[re.Pattern[str], Rule]] = [
+    (re.compile(p, re.I | re.S), rule)
+    for p, rule in [
+        (rf"(?:open|click(?:\s+on)?|go\s+to|navigate\s+to|select|choose)\s+{_MENU_PATH}", _menu),
+        (rf"open\s+(?:the\s+)?context\s+menu\s+(?:of|for|on)\s+{_T}", _pointed("right_click")),
+        (rf"double[\s-]?click(?:\s+on)?\s+{_T}", _pointed("double_click")),
+        (rf"right[\s-]?click(?:\s+on)?\s+{_T}", _pointed("right_click")),
+        (
+            rf"(?:press|hit|push|tap)\s+(?P<the>the\s+)?(?P<keys>.+?)(?P<key>\s+keys?)?"
+            rf"(?:\s+(?P<n>{_TIMES}))?",
+            _press,
+        ),
+        (rf"(?:select|choose|pick)\s+(?P<text>.+)\s+from\s+{_T}", _with_text("select")),
+        (rf"(?:select|choose|pick)\s+(?P<text>.+){_IN}{_T}", _with_text("select")),
+        (r"fill(?:\s+(?:in|out))?\s+(?P<target>.+?)\s+with\s+(?P<text>.+)", _with_text("type")),
+        (
+            rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+into\s+{_T}",
+            _with_text("type"),
+        ),
+        (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?){_IN}{_T}", _with_text("type")),
+        (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
+        (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
+        (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
+        (
+            rf"(?:uncheck|untick|clear|disable|deselect|turn\s+off|switch\s+off)\s+{_T}",
+            _pointed("uncheck"),
+        ),
+        (
+            rf"scroll\s+(?P<dir>up|down|left|right)"
+            rf"(?:\s+(?:by\s+)?(?P<n>(?:{_NUMBER})(?:\s*(?:times?|x|clicks?|steps?))?|once|twice|thrice))?"
+            rf"(?:\s+(?:in|on|inside|within|over)\s+{_T})?",
+            _scroll,
+        ),
+        (r"drag(?:\s+and\s+drop)?\s+(?P<target>.+?)\s+(?:to|onto|into|over)\s+(?P<dest>.+)", _drag),
+        (
+            r"wait\s+for\s+(?P<target>.+?)(?:\s+to\s+(?:appear|show(?:\s+up)?|be\s+(?:shown|visible)))?",
+            _pointed("wait_for"),
+        ),
+        (
+            r"wait\s+until\s+(?P<target>.+?)\s+(?:appears|shows(?:\s+up)?|is\s+(?:shown|visible))",
+            _pointed("wait_for"),
+        ),
+        (rf"(?:open|go\s+to|navigate\s+to|switch\s+to)\s+{_T}", _pointed("click")),
+        (rf"(?:click|tap|hit|push|press|select|choose|pick)(?:\s+on)?\s+{_T}", _pointed("click")),
+        (_MENU_PATH, _menu),  # a bare "File > Save As"; last, so "type a > b" stays typing
+    ]
+]
 
 
 def _steps(clause: str) -> list[Step]:

@@ -1,4 +1,4 @@
-"""The agent loop, readable top to bottom: plan, then observe -> act -> verify -> record per step."""
+"""The agent loop, read top to bottom: plan, then observe -> act -> verify -> record per step."""
 
 from __future__ import annotations
 
@@ -50,12 +50,23 @@ def run_task(
     steps = interpret(task)
     log = RunLog(
         Path(runs_dir),
-        {"task": task, "device": device.describe(), "planner": "offline",
-         "settings": {"max_steps": settings.max_steps, "dry_run": settings.dry_run}},
+        {
+            "task": task,
+            "device": device.describe(),
+            "planner": "offline",
+            "settings": {"max_steps": settings.max_steps, "dry_run": settings.dry_run},
+        },
         secrets=secrets_in(steps),
     )
-    state = RunState(task, device, parser or ScreenParser(), log, settings, on_step=on_step,
-                     stop=stop or threading.Event())
+    state = RunState(
+        task,
+        device,
+        parser or ScreenParser(),
+        log,
+        settings,
+        on_step=on_step,
+        stop=stop or threading.Event(),
+    )
     actor = OfflineActor(state)
     outcome: Outcome = "error"
     reason = "internal error"

@@ -31,15 +31,22 @@ def new_run_id() -> str:
 
 
 class RunLog:
-    def __init__(self, runs_dir: Path, info: dict[str, Any], secrets: list[str] | tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, runs_dir: Path, info: dict[str, Any], secrets: list[str] | tuple[str, ...] = ()
+    ) -> None:
         self.id = new_run_id()
         self._secrets = [s for s in secrets if s]
         self.dir = Path(runs_dir) / self.id
         (self.dir / "frames").mkdir(parents=True)
         (self.dir / "elements").mkdir()
         self.info: dict[str, Any] = {
-            "id": self.id, **info, "started": time.time(), "ended": None,
-            "outcome": "running", "reason": "", "steps": 0,
+            "id": self.id,
+            **info,
+            "started": time.time(),
+            "ended": None,
+            "outcome": "running",
+            "reason": "",
+            "steps": 0,
             "durations": {"capture": 0.0, "parse": 0.0, "decide": 0.0, "act": 0.0, "verify": 0.0},
         }
         self.steps = 0

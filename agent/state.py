@@ -67,7 +67,8 @@ class RunState:
         step["after_frame"] = self.log.save_frame(after.frame, name + "-after") if after else None
         step.setdefault("durations", {})
         step["durations"] = {
-            "capture": round(self.capture_seconds, 4), "parse": round(self.parse_seconds, 4),
+            "capture": round(self.capture_seconds, 4),
+            "parse": round(self.parse_seconds, 4),
             **step["durations"],
         }
         self.capture_seconds = self.parse_seconds = 0.0

@@ -32,7 +32,9 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def open_device(virtual: bool, display: str | None, screen: int, size: str = "1280x800") -> Iterator[Any]:
+def open_device(
+    virtual: bool, display: str | None, screen: int, size: str = "1280x800"
+) -> Iterator[Any]:
     """The desktop device on a fresh virtual display, a named display, or the current one."""
     from clickwright.devices.desktop import DesktopDevice
     from clickwright.devices.virtual_display import VirtualDisplay
@@ -44,7 +46,10 @@ def open_device(virtual: bool, display: str | None, screen: int, size: str = "12
             yield device
         return
     width, height = _parse_size(size)
-    with VirtualDisplay(width, height) as vd, DesktopDevice(screen=screen, display=vd.name) as device:
+    with (
+        VirtualDisplay(width, height) as vd,
+        DesktopDevice(screen=screen, display=vd.name) as device,
+    ):
         try:
             yield device
         finally:
@@ -63,23 +68,36 @@ def print_step(step: dict[str, Any]) -> None:
     action = step.get("action") or {}
     target = step.get("target") or {}
     label = target.get("text") or target.get("name") or ""
-    what = f"{action.get('type', 'skip')} {target.get('kind', '')} '{label}'" if label else action.get(
-        "type", "skip")
+    what = (
+        f"{action.get('type', 'skip')} {target.get('kind', '')} '{label}'"
+        if label
+        else action.get("type", "skip")
+    )
     verdict = step["verdict"]
     style = VERDICT_STYLE.get(verdict, "white")
     attempt = f" (attempt {step['attempt']})" if step.get("attempt", 1) > 1 else ""
-    out.print(f"  {step['index']:>3}. {what}{attempt} [{style}]{verdict}[/] — {step['verdict_reason']}")
+    out.print(
+        f"  {step['index']:>3}. {what}{attempt} [{style}]{verdict}[/] — {step['verdict_reason']}"
+    )
 
 
 @app.command()
 def run(
-    task: Annotated[str, typer.Argument(help="What to do, e.g. \"Type 'Ada' into Name and click Save\".")],
-    virtual: Annotated[bool, typer.Option("--virtual", help="Work on a fresh private Xvfb display.")] = False,
+    task: Annotated[
+        str, typer.Argument(help="What to do, e.g. \"Type 'Ada' into Name and click Save\".")
+    ],
+    virtual: Annotated[
+        bool, typer.Option("--virtual", help="Work on a fresh private Xvfb display.")
+    ] = False,
     display: Annotated[str | None, typer.Option(help="X display to work on, e.g. :1.")] = None,
     screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
-    launch: Annotated[str | None, typer.Option(help="Program to start on the display first.")] = None,
+    launch: Annotated[
+        str | None, typer.Option(help="Program to start on the display first.")
+    ] = None,
     max_steps: Annotated[int, typer.Option(min=1, help="Most actions the run may take.")] = 30,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Parse and plan, act on nothing.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Parse and plan, act on nothing.")
+    ] = False,
     runs_dir: Annotated[Path, typer.Option(help="Where run logs and reports go.")] = Path("runs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary line.")] = False,
 ) -> None:
@@ -97,8 +115,17 @@ def run(
         result = run_task(task, device, runs_dir, settings, on_step=None if as_json else print_step)
     report = write_report(result.run_dir)
     if as_json:
-        print(json.dumps({"outcome": result.outcome, "reason": result.reason, "steps": result.steps,
-                          "run_dir": str(result.run_dir), "report": str(report)}))
+        print(
+            json.dumps(
+                {
+                    "outcome": result.outcome,
+                    "reason": result.reason,
+                    "steps": result.steps,
+                    "run_dir": str(result.run_dir),
+                    "report": str(report),
+                }
+            )
+        )
     else:
         style = "green" if result.ok else "red"
         out.print(f"[{style}]{result.outcome}[/]: {result.reason}")

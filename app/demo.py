@@ -17,8 +17,13 @@ DEMO_TASK = (
     "choose Canada from the Country dropdown, select Pro, check Subscribe to newsletter, "
     "click Save, then click Yes"
 )
-EXPECTED = {"name": "Ada Lovelace", "email": "ada@example.com", "country": "Canada",
-            "plan": "Pro", "subscribe": True}
+EXPECTED = {
+    "name": "Ada Lovelace",
+    "email": "ada@example.com",
+    "country": "Canada",
+    "plan": "Pro",
+    "subscribe": True,
+}
 
 
 def sample_app_command(state_out: Path, save_dir: Path | None = None) -> str:

@@ -26,15 +26,34 @@ MAX_IMAGE_WIDTH = 1280
 JPEG_QUALITY = 80
 PHASES = ("capture", "parse", "decide", "act", "verify")
 SOURCE_COLOURS = {"ocr": "#2563eb", "widgets": "#ea580c", "a11y": "#16a34a", "merged": "#9333ea"}
-OUTCOME_COLOURS = {"done": "green", "failed": "red", "error": "red", "stopped": "amber",
-                   "running": "blue"}
-VERDICT_COLOURS = {"success": "green", "retry": "amber", "failed": "red", "unverified": "grey",
-                   "dry_run": "blue"}
+OUTCOME_COLOURS = {
+    "done": "green",
+    "failed": "red",
+    "error": "red",
+    "stopped": "amber",
+    "running": "blue",
+}
+VERDICT_COLOURS = {
+    "success": "green",
+    "retry": "amber",
+    "failed": "red",
+    "unverified": "grey",
+    "dry_run": "blue",
+}
 DEFAULT_FRAME_SIZE = (1280, 800)
 KEY_NAMES = {
-    "ctrl": "Ctrl", "alt": "Alt", "shift": "Shift", "win": "Win", "command": "Cmd", "esc": "Esc",
-    "pageup": "PageUp", "pagedown": "PageDown", "capslock": "CapsLock",
-    "printscreen": "PrintScreen", "volumeup": "VolumeUp", "volumedown": "VolumeDown",
+    "ctrl": "Ctrl",
+    "alt": "Alt",
+    "shift": "Shift",
+    "win": "Win",
+    "command": "Cmd",
+    "esc": "Esc",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+    "capslock": "CapsLock",
+    "printscreen": "PrintScreen",
+    "volumeup": "VolumeUp",
+    "volumedown": "VolumeDown",
     "volumemute": "VolumeMute",
 }
 
@@ -174,11 +193,15 @@ def _encode_image(path: Path) -> tuple[str, tuple[int, int]] | None:
     except (OSError, ValueError, Image.DecompressionBombError):
         return None
     if rgb.width > MAX_IMAGE_WIDTH:
-        rgb = rgb.resize((MAX_IMAGE_WIDTH, round(rgb.height * MAX_IMAGE_WIDTH / rgb.width)),
-                         Image.Resampling.LANCZOS)
+        rgb = rgb.resize(
+            (MAX_IMAGE_WIDTH, round(rgb.height * MAX_IMAGE_WIDTH / rgb.width)),
+            Image.Resampling.LANCZOS,
+        )
     encodings = []
-    for fmt, mime, options in (("JPEG", "image/jpeg", {"quality": JPEG_QUALITY}),
-                               ("PNG", "image/png", {"optimize": True})):
+    for fmt, mime, options in (
+        ("JPEG", "image/jpeg", {"quality": JPEG_QUALITY}),
+        ("PNG", "image/png", {"optimize": True}),
+    ):
         buffer = io.BytesIO()
         rgb.save(buffer, fmt, **options)
         encodings.append((buffer.getvalue(), mime))
@@ -263,7 +286,7 @@ class _Page:
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>clickwright · {_e(task)}</title><style>{CSS}</style></head><body><main>"
             f"{self.header(task, steps)}{self.legend()}{cards}"
-            f'<footer>Report written by clickwright on {_e(time.strftime("%Y-%m-%d %H:%M:%S"))}'
+            f"<footer>Report written by clickwright on {_e(time.strftime('%Y-%m-%d %H:%M:%S'))}"
             "</footer></main></body></html>\n"
         )
 
@@ -274,8 +297,11 @@ class _Page:
         outcome = str(run.get("outcome") or "unknown")
         reason = run.get("reason")
         rows = [
-            ("Outcome", _badge(outcome, OUTCOME_COLOURS.get(outcome, "grey"))
-             + (f' <span class="reason">{_e(reason)}</span>' if reason else "")),
+            (
+                "Outcome",
+                _badge(outcome, OUTCOME_COLOURS.get(outcome, "grey"))
+                + (f' <span class="reason">{_e(reason)}</span>' if reason else ""),
+            ),
             ("Device", _e(self.device_text())),
             ("Planner", _e(run.get("planner") or "—")),
             ("Started", _e(self.started_text())),
@@ -284,8 +310,16 @@ class _Page:
         ]
         settings = run.get("settings")
         if isinstance(settings, dict) and settings:
-            rows.append(("Settings", _e(" · ".join(
-                f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in settings.items()))))
+            rows.append(
+                (
+                    "Settings",
+                    _e(
+                        " · ".join(
+                            f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in settings.items()
+                        )
+                    ),
+                )
+            )
         tokens = sum(_float(step.get("tokens")) or 0 for step in steps)
         cost = sum(_float(step.get("cost")) or 0 for step in steps)
         if tokens or cost:
@@ -323,8 +357,9 @@ class _Page:
         started, ended = _float(self.run.get("started")), _float(self.run.get("ended"))
         if started is not None and ended is not None:
             return _seconds(max(0.0, ended - started))
-        last = max((t for step in steps if (t := _float(step.get("time"))) is not None),
-                   default=None)
+        last = max(
+            (t for step in steps if (t := _float(step.get("time"))) is not None), default=None
+        )
         if started is not None and last is not None:
             return f"{_seconds(max(0.0, last - started))} until the last logged step (no end time)"
         return "unknown (no end time)"
@@ -454,8 +489,13 @@ class _Page:
         items = []
         for rank, candidate in enumerate(candidates, 1):
             score = _float(candidate.get("score"))
-            status, note = (("tried", "tried, did not work") if rank < attempt
-                            else ("current", "this attempt") if rank == attempt else ("", ""))
+            status, note = (
+                ("tried", "tried, did not work")
+                if rank < attempt
+                else ("current", "this attempt")
+                if rank == attempt
+                else ("", "")
+            )
             items.append(
                 f'<li class="{status}">'
                 f"{_e(_describe_element(by_id.get(candidate.get('id'), candidate)))}"
@@ -497,9 +537,7 @@ def _overlay_svg(
     with the image. A missing frame still shows its boxes on a blank canvas of the screen size."""
     width, height = image[1] if image else fallback_size
     unit = max(width, height) / 100  # marker sizes relative to the frame, so they look alike
-    parts = [
-        f'<svg class="shot" viewBox="0 0 {width} {height}" role="img">'
-    ]
+    parts = [f'<svg class="shot" viewBox="0 0 {width} {height}" role="img">']
     if image:
         parts.append(f'<image href="{image[0]}" x="0" y="0" width="{width}" height="{height}"/>')
     else:
@@ -545,8 +583,10 @@ def _overlay_svg(
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
         )
         marker = f'<circle cx="{px:g}" cy="{py:g}" r="{r:g}"/>{ticks}'
-        parts.append(f'<g class="point"><g class="halo">{marker}</g><g class="mark">{marker}</g>'
-                     f"<title>acted at ({_number(px)}, {_number(py)})</title></g>")
+        parts.append(
+            f'<g class="point"><g class="halo">{marker}</g><g class="mark">{marker}</g>'
+            f"<title>acted at ({_number(px)}, {_number(py)})</title></g>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 

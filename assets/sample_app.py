@@ -43,8 +43,16 @@ from PySide6.QtWidgets import (
 TITLE = "Clickwright Sample — Customer Form"
 GEOMETRY = (40, 40, 900, 640)
 COUNTRIES = [
-    "Argentina", "Brazil", "Canada", "Denmark", "Egypt",
-    "France", "Germany", "Japan", "Kenya", "Mexico",
+    "Argentina",
+    "Brazil",
+    "Canada",
+    "Denmark",
+    "Egypt",
+    "France",
+    "Germany",
+    "Japan",
+    "Kenya",
+    "Mexico",
 ]
 PLANS = ["Free", "Pro", "Team"]
 COLOURS = ["Red", "Green", "Blue", "Yellow", "Purple", "Orange"]
@@ -99,8 +107,11 @@ def light_palette() -> QPalette:
     for role, colour in roles.items():
         palette.setColor(role, colour)
     disabled = QPalette.ColorGroup.Disabled
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
-                 QPalette.ColorRole.ButtonText):
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
         palette.setColor(disabled, role, QColor(190, 190, 190))
     palette.setColor(disabled, QPalette.ColorRole.Base, window)
     return palette
@@ -345,8 +356,9 @@ class SampleWindow(QMainWindow):
         self.terms_check.setChecked(values["accept_terms"])
         self.colour_list.clearSelection()
         self.colour_list.setCurrentRow(-1)
-        for item in self.colour_list.findItems(values["favourite_colour"] or "",
-                                               Qt.MatchFlag.MatchExactly):
+        for item in self.colour_list.findItems(
+            values["favourite_colour"] or "", Qt.MatchFlag.MatchExactly
+        ):
             item.setSelected(True)
         self.timeout_spin.setValue(values["timeout"])
         self.log_combo.setCurrentText(values["log_level"])
@@ -394,9 +406,13 @@ class SampleWindow(QMainWindow):
     # ----- actions -----
 
     def confirm_save(self) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, "Confirm Save",
-                          "Save changes to this customer?",
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Confirm Save",
+            "Save changes to this customer?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
         box.setDefaultButton(QMessageBox.StandardButton.Yes)
         return self.run_dialog(box) == QMessageBox.StandardButton.Yes
 
@@ -437,8 +453,9 @@ class SampleWindow(QMainWindow):
         self.notify("Settings applied")
 
     def _file_dialog(self, caption: str, mode: QFileDialog.AcceptMode) -> QFileDialog:
-        dialog = QFileDialog(self, caption, str(self.save_dir),
-                             "Customer files (*.json);;All files (*)")
+        dialog = QFileDialog(
+            self, caption, str(self.save_dir), "Customer files (*.json);;All files (*)"
+        )
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         dialog.setAcceptMode(mode)
         dialog.resize(760, 460)  # the default size truncates the Size, Type and Date columns
@@ -473,10 +490,14 @@ class SampleWindow(QMainWindow):
         self._reset(values, f"Opened {path.name}")
 
     def _on_about(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, "About Clickwright Sample",
-                          "Clickwright Sample — Customer Form\n\n"
-                          "A small desktop form used to test the clickwright agent.",
-                          QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "About Clickwright Sample",
+            "Clickwright Sample — Customer Form\n\n"
+            "A small desktop form used to test the clickwright agent.",
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
         self.run_dialog(box)
 
 
@@ -489,10 +510,16 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m clickwright.assets.sample_app",
-                                     description="Sample customer form for clickwright tests.")
-    parser.add_argument("--state-out", required=True, type=Path,
-                        help="file that receives the app state as JSON on every save")
+    parser = argparse.ArgumentParser(
+        prog="python -m clickwright.assets.sample_app",
+        description="Sample customer form for clickwright tests.",
+    )
+    parser.add_argument(
+        "--state-out",
+        required=True,
+        type=Path,
+        help="file that receives the app state as JSON on every save",
+    )
     parser.add_argument("--save-dir", type=Path, help="starting folder of the Save As dialog")
     args, qt_args = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
 

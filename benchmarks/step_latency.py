@@ -51,7 +51,9 @@ def main() -> None:
         frame = device.capture()
         parser.parse(frame)  # load the OCR models outside the measurement
         result = run_task(task, device, Path(tmp) / "runs", parser=parser)
-        steps = [json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()]
+        steps = [
+            json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()
+        ]
 
         capture = timed(device.capture, 50)
         fresh = ScreenParser(ocr=parser.ocr)
@@ -59,24 +61,30 @@ def main() -> None:
         widgets = timed(lambda: detect_widgets(frame.pixels), 20)
         cached = timed(lambda: parser.parse(frame), 20)
 
-    print(f"run: {result.outcome} ({result.reason}), {len(steps)} steps on a "
-          f"{frame.size[0]}x{frame.size[1]} screen")
+    print(
+        f"run: {result.outcome} ({result.reason}), {len(steps)} steps on a "
+        f"{frame.size[0]}x{frame.size[1]} screen"
+    )
     per_phase = {p: median_ms([s["durations"].get(p, 0.0) for s in steps]) for p in PHASES}
     total = sum(per_phase.values())
     print("\nmedian per step (ms), from the run log:")
     for phase in PHASES:
         print(f"  {phase:<8} {per_phase[phase]:8.1f}  {per_phase[phase] / total:6.1%}")
     print(f"  {'total':<8} {total:8.1f}")
-    print("  (capture = waiting for a stable screen, incl. the 250 ms quiet window;"
-          " verify = the critic's check)")
+    print(
+        "  (capture = waiting for a stable screen, incl. the 250 ms quiet window;"
+        " verify = the critic's check)"
+    )
     print("\npieces in isolation (median ms):")
     print(f"  one raw capture (mss)        {median_ms(capture):8.1f}")
     print(f"  OCR, full frame              {median_ms(ocr):8.1f}")
     print(f"  widget detection             {median_ms(widgets):8.1f}")
     print(f"  parse of an unchanged frame  {median_ms(cached):8.1f}  (cache hit)")
-    print(f"\nratios: OCR / capture = {median_ms(ocr) / median_ms(capture):.0f}x, "
-          f"OCR / widgets = {median_ms(ocr) / median_ms(widgets):.0f}x, "
-          f"parse share of a step = {per_phase['parse'] / total:.0%}")
+    print(
+        f"\nratios: OCR / capture = {median_ms(ocr) / median_ms(capture):.0f}x, "
+        f"OCR / widgets = {median_ms(ocr) / median_ms(widgets):.0f}x, "
+        f"parse share of a step = {per_phase['parse'] / total:.0%}"
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -90,13 +90,23 @@ class Frame:
 
 
 ElementKind = Literal[
-    "button", "input", "checkbox", "radio", "toggle", "combo", "menu", "menuitem", "tab", "link",
-    "list_item", "icon", "text", "image", "container",
+    "button",
+    "input",
+    "checkbox",
+    "radio",
+    "toggle",
+    "combo",
+    "menu",
+    "menuitem",
+    "tab",
+    "link",
+    "list_item",
+    "icon",
+    "text",
+    "image",
+    "container",
 ]
-INTERACTIVE_KINDS = frozenset(
-    {"button", "input", "checkbox", "radio", "toggle", "combo", "menu", "menuitem", "tab", "link",
-     "list_item", "icon"}
-)
+INTERACTIVE_KINDS = frozenset(get_args(ElementKind)) - {"text", "image", "container"}
 
 
 @dataclass(frozen=True)
@@ -115,8 +125,13 @@ class Element:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": self.id, "box": list(self.box), "kind": self.kind, "text": self.text,
-            "source": self.source, "score": round(self.score, 3), "interactive": self.interactive,
+            "id": self.id,
+            "box": list(self.box),
+            "kind": self.kind,
+            "text": self.text,
+            "source": self.source,
+            "score": round(self.score, 3),
+            "interactive": self.interactive,
         }
         if self.name:
             data["name"] = self.name
@@ -153,16 +168,59 @@ class Screen:
 # ---- Actions -------------------------------------------------------------------------------
 
 KEY_ALIASES = {
-    "control": "ctrl", "ctl": "ctrl", "return": "enter", "escape": "esc", "del": "delete",
-    "pgup": "pageup", "pgdn": "pagedown", "page_up": "pageup", "page_down": "pagedown",
-    "super": "win", "meta": "win", "windows": "win", "cmd": "command", "option": "alt",
-    "spacebar": "space", "bksp": "backspace", "ins": "insert", "arrowup": "up",
-    "arrowdown": "down", "arrowleft": "left", "arrowright": "right", "plus": "+", "minus": "-",
+    "control": "ctrl",
+    "ctl": "ctrl",
+    "return": "enter",
+    "escape": "esc",
+    "del": "delete",
+    "pgup": "pageup",
+    "pgdn": "pagedown",
+    "page_up": "pageup",
+    "page_down": "pagedown",
+    "super": "win",
+    "meta": "win",
+    "windows": "win",
+    "cmd": "command",
+    "option": "alt",
+    "spacebar": "space",
+    "bksp": "backspace",
+    "ins": "insert",
+    "arrowup": "up",
+    "arrowdown": "down",
+    "arrowleft": "left",
+    "arrowright": "right",
+    "plus": "+",
+    "minus": "-",
 }
 NAMED_KEYS = frozenset(
-    {"ctrl", "alt", "shift", "win", "command", "enter", "esc", "tab", "space", "backspace",
-     "delete", "insert", "home", "end", "pageup", "pagedown", "up", "down", "left", "right",
-     "capslock", "printscreen", "menu", "volumeup", "volumedown", "volumemute"}
+    {
+        "ctrl",
+        "alt",
+        "shift",
+        "win",
+        "command",
+        "enter",
+        "esc",
+        "tab",
+        "space",
+        "backspace",
+        "delete",
+        "insert",
+        "home",
+        "end",
+        "pageup",
+        "pagedown",
+        "up",
+        "down",
+        "left",
+        "right",
+        "capslock",
+        "printscreen",
+        "menu",
+        "volumeup",
+        "volumedown",
+        "volumemute",
+    }
     | {f"f{n}" for n in range(1, 25)}
 )
 
@@ -175,7 +233,9 @@ def normalize_key(key: str) -> str:
         return name
     raise ActionError(
         f"unknown key {key!r}",
-        "use a single character or one of: " + ", ".join(sorted(NAMED_KEYS - {"menu"})[:20]) + ", …",
+        "use a single character or one of: "
+        + ", ".join(sorted(NAMED_KEYS - {"menu"})[:20])
+        + ", …",
     )
 
 
@@ -195,7 +255,9 @@ class Target(_Model):
     def _one_locator(self) -> Target:
         given = [name for name in ("id", "text", "point") if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError(f"a target needs exactly one of id, text or point (got {given or 'none'})")
+            raise ValueError(
+                f"a target needs exactly one of id, text or point (got {given or 'none'})"
+            )
         if self.point is not None and min(self.point) < 0:
             raise ValueError("a target point cannot be negative")
         return self
@@ -234,7 +296,9 @@ class Type(_Model):
     text: str
     target: Target | None = None
     enter: bool = False
-    clear: bool = Field(default=False, description="select all existing text first so it is replaced")
+    clear: bool = Field(
+        default=False, description="select all existing text first so it is replaced"
+    )
 
 
 class Hotkey(_Model):
@@ -304,8 +368,22 @@ class Home(_Model):
 
 
 Action = Annotated[
-    Click | DoubleClick | RightClick | LongPress | Type | Hotkey | Scroll | Drag | Swipe | Wait
-    | Launch | AskUser | Done | Fail | Back | Home,
+    Click
+    | DoubleClick
+    | RightClick
+    | LongPress
+    | Type
+    | Hotkey
+    | Scroll
+    | Drag
+    | Swipe
+    | Wait
+    | Launch
+    | AskUser
+    | Done
+    | Fail
+    | Back
+    | Home,
     Field(discriminator="type"),
 ]
 ANDROID_ONLY = frozenset({"swipe", "long_press", "back", "home"})

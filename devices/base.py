@@ -39,7 +39,7 @@ class Device(ABC):
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "size": list(self.size)}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most devices hold nothing to release
         """Release the device; safe to call twice."""
 
     def __enter__(self) -> Device:

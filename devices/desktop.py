@@ -193,7 +193,10 @@ class DesktopDevice(Device):
             env.pop("WAYLAND_DISPLAY", None)
         try:
             process = subprocess.Popen(
-                shlex.split(app), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                shlex.split(app),
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )
         except (OSError, ValueError) as exc:

@@ -42,11 +42,21 @@ class VirtualDisplay:
             )
         read_fd, write_fd = os.pipe()
         command = [
-            "Xvfb", "-displayfd", str(write_fd), "-screen", "0",
-            f"{self.width}x{self.height}x{self.depth}", "-nolisten", "tcp", "-noreset",
+            "Xvfb",
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            f"{self.width}x{self.height}x{self.depth}",
+            "-nolisten",
+            "tcp",
+            "-noreset",
         ]
         self._process = subprocess.Popen(
-            command, pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            command,
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             preexec_fn=_die_with_parent,
         )
         os.close(write_fd)

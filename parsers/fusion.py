@@ -57,11 +57,18 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
             parts.append(_widget_element(toggle))
             continue
         free.remove(label)
-        parts.append(Element(
-            id=0, box=toggle.box.union(label.box), kind=toggle.kind,
-            text=_strip_glyph(label, toggle.box), source="merged",
-            score=min(toggle.score, label.score), interactive=True, state=toggle.state,
-        ))
+        parts.append(
+            Element(
+                id=0,
+                box=toggle.box.union(label.box),
+                kind=toggle.kind,
+                text=_strip_glyph(label, toggle.box),
+                source="merged",
+                score=min(toggle.score, label.score),
+                interactive=True,
+                state=toggle.state,
+            )
+        )
 
     names = _name_fields([(i, w) for i, w in enumerate(hosts) if w.kind in FIELDS], free)
     for index, widget in enumerate(hosts):
@@ -71,15 +78,25 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         if not text and not name:
             parts.append(_widget_element(widget))
             continue
-        parts.append(Element(
-            id=0, box=widget.box, kind=widget.kind, text=text, source="merged",
-            score=min([widget.score] + [t.score for t in contents]), interactive=True,
-            name=name, state=widget.state,
-        ))
+        parts.append(
+            Element(
+                id=0,
+                box=widget.box,
+                kind=widget.kind,
+                text=text,
+                source="merged",
+                score=min([widget.score] + [t.score for t in contents]),
+                interactive=True,
+                name=name,
+                state=widget.state,
+            )
+        )
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
-    parts.extend(Element(id=0, box=t.box, kind="text", text=t.text, source="ocr", score=t.score)
-                 for t in free)
+    parts.extend(
+        Element(id=0, box=t.box, kind="text", text=t.text, source="ocr", score=t.score)
+        for t in free
+    )
     return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
 
 
@@ -91,14 +108,22 @@ def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
     held = [t.box for t in texts if _host(t.box, [widget]) is not None]
     side_by_side = any(
         a.x < b.x and abs(a.center[1] - b.center[1]) <= max(a.h, b.h) / 2
-        for a in held for b in held
+        for a in held
+        for b in held
     )
     return replace(widget, kind="container") if side_by_side else widget
 
 
 def _widget_element(widget: Widget) -> Element:
-    return Element(id=0, box=widget.box, kind=widget.kind, source="widgets", score=widget.score,
-                   interactive=widget.kind in INTERACTIVE_KINDS, state=widget.state)
+    return Element(
+        id=0,
+        box=widget.box,
+        kind=widget.kind,
+        source="widgets",
+        score=widget.score,
+        interactive=widget.kind in INTERACTIVE_KINDS,
+        state=widget.state,
+    )
 
 
 def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
@@ -115,8 +140,9 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
         if text.box.intersection(box) < 0.6 * box.area:
             continue
         letter = text.text.strip()
-        if box.x - text.box.x > box.w or (len(letter) == 1 and letter.isalnum()
-                                          and letter not in LOOKALIKES):
+        if box.x - text.box.x > box.w or (
+            len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES
+        ):
             return True
     return False
 
@@ -125,7 +151,8 @@ def _host(box: Box, widgets: list[Widget]) -> int | None:
     """Index of the smallest widget that holds most of `box`, if any."""
     cx, cy = box.center
     holders = [
-        (w.box.area, i) for i, w in enumerate(widgets)
+        (w.box.area, i)
+        for i, w in enumerate(widgets)
         if w.box.contains_point(cx, cy) and box.intersection(w.box) >= 0.5 * box.area
     ]
     return min(holders)[1] if holders else None
@@ -164,8 +191,13 @@ def _strip_glyph(label: TextBox, toggle: Box) -> str:
     while stripped and unicodedata.category(stripped[0])[0] in "SPZC":  # ☑ ✓ • ( ...
         stripped = stripped[1:].lstrip()
     rest = text[1:]
-    if stripped == text.lstrip() and overlap >= 0.6 * char_width and text[0] in LOOKALIKES \
-            and len(rest.strip()) > 1 and (rest[0].isspace() or rest[0].isupper()):
+    if (
+        stripped == text.lstrip()
+        and overlap >= 0.6 * char_width
+        and text[0] in LOOKALIKES
+        and len(rest.strip()) > 1
+        and (rest[0].isspace() or rest[0].isupper())
+    ):
         stripped = rest.lstrip()  # "O Free", "口Subscribe"; but "Offers" keeps its O
     return stripped or text
 
@@ -203,6 +235,7 @@ def _reading_order(items: list[_T], box_of: Callable[[_T], Box]) -> list[_T]:
     row's; tall items (panels, lists) are anchored at their top edge so they come before what
     they hold.
     """
+
     def anchor(item: _T) -> float:
         box = box_of(item)
         return box.y + box.h / 2 if box.h <= 2 * LINE else box.y

@@ -67,8 +67,13 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     height, width = gray.shape
     x, y, w, h, area = stats.T
     candidates = np.flatnonzero(  # a region touching the frame's edge is the background
-        (w >= MIN_SIDE) & (h >= MIN_SIDE) & (x > 0) & (y > 0)
-        & (x + w < width) & (y + h < height) & (area >= MIN_SIDE * MIN_SIDE)
+        (w >= MIN_SIDE)
+        & (h >= MIN_SIDE)
+        & (x > 0)
+        & (y > 0)
+        & (x + w < width)
+        & (y + h < height)
+        & (area >= MIN_SIDE * MIN_SIDE)
     )
     widgets = []
     for label in candidates[candidates > 0]:  # label 0 is the edge pixels themselves
@@ -136,7 +141,7 @@ class _Region:
         if min(self._bands()) == 0 or not _isolated(self.frame.edges, box):
             return None
         outline = (_grow(np.pad(self.filled, 1), 1) > 0) & (np.pad(self.filled, 1) == 0)
-        ring = self.frame.edges[self.y - 1:self.y + self.h + 1, self.x - 1:self.x + self.w + 1]
+        ring = self.frame.edges[self.y - 1 : self.y + self.h + 1, self.x - 1 : self.x + self.w + 1]
         if ring.shape != outline.shape or ring[outline].mean() < 0.85:
             return None  # the outline must close all round
         marked = self.ink.sum() >= 0.08 * self.filled.sum()
@@ -148,8 +153,12 @@ class _Region:
             return None
         if not marked and _centre_contrast(self.frame.gray, box) > SOLID_CONTRAST:
             return None  # a solid dot or square: a bullet, a password character
-        if marked and kind == "radio" and not self._coloured() \
-                and _centre_contrast(self.frame.gray, box) <= 3 * EDGE_CONTRAST:
+        if (
+            marked
+            and kind == "radio"
+            and not self._coloured()
+            and _centre_contrast(self.frame.gray, box) <= 3 * EDGE_CONTRAST
+        ):
             return None  # a grey ring with the background showing through: a bold letter 'O'
         return Widget(box, kind, 0.85, _CHECKED if marked else frozenset())
 
@@ -169,8 +178,9 @@ class _Region:
         quarter = max(1, self.h // 4)
         top = inside[:quarter][self.mask[:quarter] > 0]
         bottom = inside[-quarter:][self.mask[-quarter:] > 0]
-        shaded = bool(top.size and bottom.size
-                      and abs(float(top.mean()) - float(bottom.mean())) >= 4)
+        shaded = bool(
+            top.size and bottom.size and abs(float(top.mean()) - float(bottom.mean())) >= 4
+        )
         box = self._outer_box()
         if columns.size == 0:
             return Widget(box, "button", 0.4) if shaded else Widget(box, "input", 0.6)
@@ -190,10 +200,14 @@ class _Region:
         end = int(columns[-1])
         if gaps.size == 0 and start < self.w / 2:
             return False
-        rows = np.flatnonzero(self.ink[:, start:end + 1].any(axis=1))
+        rows = np.flatnonzero(self.ink[:, start : end + 1].any(axis=1))
         glyph_w, glyph_h = end - start + 1, int(rows[-1] - rows[0] + 1)
-        return (self.w - 1 - end <= 1.2 * self.h and glyph_w <= 0.8 * self.h
-                and glyph_h <= 0.5 * self.h and glyph_w >= glyph_h)
+        return (
+            self.w - 1 - end <= 1.2 * self.h
+            and glyph_w <= 0.8 * self.h
+            and glyph_h <= 0.5 * self.h
+            and glyph_w >= glyph_h
+        )
 
     def _container(self) -> list[Widget]:
         """A group box, list, pane or panel; a tab widget's pane also yields its current tab.
@@ -205,15 +219,23 @@ class _Region:
         pane_top = int(full_rows[0]) if full_rows.size else 0
         bump = np.flatnonzero(self.filled[pane_top // 2])
         outer = self._outer_box()
-        tabbed = (TAB_HEIGHT <= pane_top <= CONTROL_HEIGHTS[1] and 0 < bump.size <= self.w / 2
-                  and bump[-1] - bump[0] + 1 == bump.size and self.filled[pane_top:].mean() >= 0.9)
+        tabbed = (
+            TAB_HEIGHT <= pane_top <= CONTROL_HEIGHTS[1]
+            and 0 < bump.size <= self.w / 2
+            and bump[-1] - bump[0] + 1 == bump.size
+            and self.filled[pane_top:].mean() >= 0.9
+        )
         if not tabbed:
             if self.extent < 0.85:
                 return []
             return [Widget(outer, "container", round(0.5 + 0.4 * self.extent, 3))]
         margin = self.x - outer.x
-        tab = Box(self.x + int(bump[0]) - margin, outer.y, int(bump.size) + 2 * margin,
-                  self.y + pane_top - outer.y)
+        tab = Box(
+            self.x + int(bump[0]) - margin,
+            outer.y,
+            int(bump.size) + 2 * margin,
+            self.y + pane_top - outer.y,
+        )
         pane = Box(outer.x, self.y + pane_top, outer.w, outer.bottom - self.y - pane_top)
         return [Widget(pane, "container", 0.85), Widget(tab, "tab", 0.8, frozenset({"selected"}))]
 
@@ -225,10 +247,10 @@ class _Region:
         """
         edges = self.frame.edges
         cy, cx = self.y + self.h // 2, self.x + self.w // 2
-        top = edges[max(0, self.y - MAX_BAND):self.y, cx][::-1]
-        left = edges[cy, max(0, self.x - MAX_BAND):self.x][::-1]
-        bottom = edges[self.y + self.h:self.y + self.h + MAX_BAND, cx]
-        right = edges[cy, self.x + self.w:self.x + self.w + MAX_BAND]
+        top = edges[max(0, self.y - MAX_BAND) : self.y, cx][::-1]
+        left = edges[cy, max(0, self.x - MAX_BAND) : self.x][::-1]
+        bottom = edges[self.y + self.h : self.y + self.h + MAX_BAND, cx]
+        right = edges[cy, self.x + self.w : self.x + self.w + MAX_BAND]
         return (_run_length(top), _run_length(left), _run_length(bottom), _run_length(right))
 
     def _outer_box(self) -> Box:
@@ -239,8 +261,12 @@ class _Region:
         """
         top, left, bottom, right = self._bands()
         x0, y0 = self.x - left, self.y - top
-        return Box(x0, y0, self.x + self.w + max(0, right - 1) - x0,
-                   self.y + self.h + max(0, bottom - 1) - y0)
+        return Box(
+            x0,
+            y0,
+            self.x + self.w + max(0, right - 1) - x0,
+            self.y + self.h + max(0, bottom - 1) - y0,
+        )
 
 
 def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
@@ -255,18 +281,21 @@ def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
     x, y, w, h, _ = stats.T
     low, high = TOGGLE_OUTSIDE
     candidates = np.flatnonzero(
-        (w >= low) & (w <= high) & (h >= low) & (h <= high)
+        (w >= low)
+        & (w <= high)
+        & (h >= low)
+        & (h <= high)
         & (np.abs(w - h) <= 0.25 * np.maximum(w, h))
     )
     taken = np.zeros(edges.shape, bool)
     for widget in found:
-        taken[widget.box.y:widget.box.bottom, widget.box.x:widget.box.right] = True
+        taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
     toggles = []
     for label in candidates:
         box = Box(*(int(v) for v in stats[label][:4]))
         if taken[box.center[1], box.center[0]] or not _isolated(edges, box):
             continue
-        blob = (labels[box.y:box.bottom, box.x:box.right] == label).astype(np.uint8)
+        blob = (labels[box.y : box.bottom, box.x : box.right] == label).astype(np.uint8)
         filled = _fill_holes(blob)
         core = _shrink(filled, 3) > 0
         if not core.any() or blob[core].mean() < 0.1:
@@ -277,8 +306,11 @@ def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
         sides = (max(rows[:2]), max(rows[-2:]), max(columns[:2]), max(columns[-2:]))
         if filled.mean() >= 0.9 and min(sides) >= 0.8 and blob[core].mean() <= 0.85:
             toggles.append(Widget(box, "checkbox", 0.75, _CHECKED))
-        elif 0.6 <= filled.mean() < 0.9 and _round(filled) \
-                and _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST:
+        elif (
+            0.6 <= filled.mean() < 0.9
+            and _round(filled)
+            and _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST
+        ):
             toggles.append(Widget(box, "radio", 0.75, _CHECKED))
     return toggles
 
@@ -291,12 +323,13 @@ def _isolated(edges: np.ndarray, box: Box) -> bool:
     height, width = edges.shape
     if box.x < reach or box.y < reach or box.right + reach > width or box.bottom + reach > height:
         return False
-    ring = edges[box.y - clear - 1:box.bottom + clear + 1,
-                 box.x - clear - 1:box.right + clear + 1].copy()
+    ring = edges[
+        box.y - clear - 1 : box.bottom + clear + 1, box.x - clear - 1 : box.right + clear + 1
+    ].copy()
     ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
     centre = box.x + box.w // 2
-    above = edges[box.y - reach:box.y - 1, centre]
-    below = edges[box.bottom + 1:box.bottom + reach, centre]
+    above = edges[box.y - reach : box.y - 1, centre]
+    below = edges[box.bottom + 1 : box.bottom + reach, centre]
     ring_area = ring.size - (box.h + 2) * (box.w + 2)
     return ring.sum() <= 0.05 * ring_area and not above.any() and not below.any()
 
@@ -310,7 +343,7 @@ def _outside(gray: np.ndarray, box: Box) -> float:
 def _centre_contrast(gray: np.ndarray, box: Box) -> float:
     """How far the middle of `box` is from the colour just outside it."""
     cy, cx = box.y + box.h // 2, box.x + box.w // 2
-    return abs(float(gray[cy - 1:cy + 2, cx - 1:cx + 2].mean()) - _outside(gray, box))
+    return abs(float(gray[cy - 1 : cy + 2, cx - 1 : cx + 2].mean()) - _outside(gray, box))
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -321,8 +354,9 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 
 
 def _shrink(mask: np.ndarray, pixels: int) -> np.ndarray:
-    return cv2.erode(mask, _SQUARE, iterations=pixels, borderType=cv2.BORDER_CONSTANT,
-                     borderValue=0)
+    return cv2.erode(
+        mask, _SQUARE, iterations=pixels, borderType=cv2.BORDER_CONSTANT, borderValue=0
+    )
 
 
 def _grow(mask: np.ndarray, pixels: int) -> np.ndarray:
@@ -364,10 +398,13 @@ def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
         if arrow.kind not in ("button", "checkbox") or arrow.box.w > arrow.box.h * 1.5:
             continue
         for index, field in enumerate(result):
-            if (field.kind in _CONTROLS and field is not arrow
-                    and -3 <= arrow.box.x - field.box.right <= 3
-                    and abs(arrow.box.y - field.box.y) <= 3
-                    and abs(arrow.box.bottom - field.box.bottom) <= 3):
+            if (
+                field.kind in _CONTROLS
+                and field is not arrow
+                and -3 <= arrow.box.x - field.box.right <= 3
+                and abs(arrow.box.y - field.box.y) <= 3
+                and abs(arrow.box.bottom - field.box.bottom) <= 3
+            ):
                 result[index] = Widget(field.box.union(arrow.box), "combo", 0.7)
                 result.remove(arrow)
                 break
@@ -381,10 +418,14 @@ def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
     while tabs:
         tab = tabs.pop()
         for index, widget in enumerate(result):
-            touching = (-3 <= widget.box.x - tab.box.right <= 3
-                        or -3 <= tab.box.x - widget.box.right <= 3)
-            if widget.kind == "button" and touching \
-                    and abs(widget.box.bottom - tab.box.bottom) <= 4:
+            touching = (
+                -3 <= widget.box.x - tab.box.right <= 3 or -3 <= tab.box.x - widget.box.right <= 3
+            )
+            if (
+                widget.kind == "button"
+                and touching
+                and abs(widget.box.bottom - tab.box.bottom) <= 4
+            ):
                 result[index] = Widget(widget.box, "tab", widget.score)
                 tabs.append(result[index])
     return result
@@ -395,9 +436,13 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
 
     Form fields always leave a gap between rows; the cells of a table share their borders.
     """
+
     def stacked(a: Box, b: Box) -> bool:
-        return (abs(a.x - b.x) <= 2 and abs(a.right - b.right) <= 2
-                and (abs(a.bottom - b.y) <= 2 or abs(b.bottom - a.y) <= 2))
+        return (
+            abs(a.x - b.x) <= 2
+            and abs(a.right - b.right) <= 2
+            and (abs(a.bottom - b.y) <= 2 or abs(b.bottom - a.y) <= 2)
+        )
 
     controls = [w for w in widgets if w.kind in _CONTROLS]
     return [

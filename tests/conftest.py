@@ -39,9 +39,17 @@ class SampleApp:
         self.save_dir = tmp / "saved"
         self.save_dir.mkdir()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "clickwright.assets.sample_app", "--state-out",
-             str(self.state_file), "--save-dir", str(self.save_dir)],
-            env=display.env(), cwd=tmp,
+            [
+                sys.executable,
+                "-m",
+                "clickwright.assets.sample_app",
+                "--state-out",
+                str(self.state_file),
+                "--save-dir",
+                str(self.save_dir),
+            ],
+            env=display.env(),
+            cwd=tmp,
         )
 
     def state(self) -> dict:
@@ -74,9 +82,14 @@ def sample_app(display: VirtualDisplay, device, tmp_path: Path) -> Iterator[Samp
     wait_until_stable(device, timeout=5)
 
 
-def run_cli(*args: str, env: dict | None = None, timeout: float = 240) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, env: dict | None = None, timeout: float = 240
+) -> subprocess.CompletedProcess:
     """Run the real `clickwright` command in a subprocess."""
     return subprocess.run(
-        [sys.executable, "-m", "clickwright.app", *args], capture_output=True, text=True,
-        timeout=timeout, env=env or dict(os.environ),
+        [sys.executable, "-m", "clickwright.app", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env or dict(os.environ),
     )

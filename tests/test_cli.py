@@ -23,12 +23,15 @@ def one_line_error(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize(("task", "message"), [
-    ("", "empty"),
-    ("   ", "empty"),
-    ("make me a sandwich", "--backend"),
-    ("press Ctrl+Banana", "Banana"),
-])
+@pytest.mark.parametrize(
+    ("task", "message"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("make me a sandwich", "--backend"),
+        ("press Ctrl+Banana", "Banana"),
+    ],
+)
 def test_tasks_it_cannot_read_exit_2_with_one_line(task, message):
     result = run_cli("run", task, "--virtual")
     assert result.returncode == 2
@@ -50,8 +53,16 @@ def test_virtual_and_display_together_is_a_usage_error():
 @pytest.mark.slow
 def test_impossible_task_exits_1_with_reason_and_report(tmp_path):
     state = tmp_path / "state.json"
-    result = run_cli("run", "click the Launch Rocket button", "--virtual", "--json",
-                     "--launch", sample_app_command(state), "--runs-dir", str(tmp_path / "runs"))
+    result = run_cli(
+        "run",
+        "click the Launch Rocket button",
+        "--virtual",
+        "--json",
+        "--launch",
+        sample_app_command(state),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+    )
     assert result.returncode == 1, result.stderr
     summary = json.loads(result.stdout)
     assert summary["outcome"] == "failed"
@@ -63,12 +74,22 @@ def test_impossible_task_exits_1_with_reason_and_report(tmp_path):
 @pytest.mark.slow
 def test_dry_run_plans_and_draws_but_acts_on_nothing(tmp_path):
     state = tmp_path / "state.json"
-    result = run_cli("run", "type 'Ada' into Name, click Save, then click Yes", "--virtual",
-                     "--dry-run", "--json", "--launch", sample_app_command(state),
-                     "--runs-dir", str(tmp_path / "runs"))
+    result = run_cli(
+        "run",
+        "type 'Ada' into Name, click Save, then click Yes",
+        "--virtual",
+        "--dry-run",
+        "--json",
+        "--launch",
+        sample_app_command(state),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    steps = [json.loads(s) for s in (Path(summary["run_dir"]) / "steps.jsonl").read_text().splitlines()]
+    steps = [
+        json.loads(s) for s in (Path(summary["run_dir"]) / "steps.jsonl").read_text().splitlines()
+    ]
     assert [s["verdict"] for s in steps[:2]] == ["dry_run", "dry_run"]
     assert steps[0]["target"]["name"].startswith("Name") and steps[0]["point"]
     assert "data:image/" in Path(summary["report"]).read_text()
@@ -81,9 +102,22 @@ def test_ctrl_c_mid_run_stops_and_still_writes_the_report(tmp_path):
     runs = tmp_path / "runs"
     task = ", ".join(["select Pro", "select Team"] * 10)
     process = subprocess.Popen(
-        [sys.executable, "-m", "clickwright.app", "run", task, "--virtual", "--launch",
-         sample_app_command(state), "--runs-dir", str(runs)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+        [
+            sys.executable,
+            "-m",
+            "clickwright.app",
+            "run",
+            task,
+            "--virtual",
+            "--launch",
+            sample_app_command(state),
+            "--runs-dir",
+            str(runs),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
     )
     deadline = time.monotonic() + 120
     while not list(runs.glob("*/steps.jsonl")):

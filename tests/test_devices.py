@@ -25,8 +25,13 @@ def _alive(display: str) -> bool:
 
 
 def _mouse(display: str) -> tuple[int, int]:
-    out = subprocess.run(["xdotool", "getmouselocation", "--shell"], capture_output=True, text=True,
-                         env=dict(os.environ, DISPLAY=display), check=True).stdout
+    out = subprocess.run(
+        ["xdotool", "getmouselocation", "--shell"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, DISPLAY=display),
+        check=True,
+    ).stdout
     values = dict(line.split("=") for line in out.split())
     return int(values["X"]), int(values["Y"])
 
@@ -66,8 +71,12 @@ def test_a_screen_that_does_not_exist_is_a_clear_error(display):
 
 
 def _child(code: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])

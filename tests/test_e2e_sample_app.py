@@ -80,8 +80,12 @@ def test_multi_step_form_with_confirmation(agent, sample_app):
     state = sample_app.state()
     assert state["saved_via"] == "button"
     assert {k: state[k] for k in ("name", "email", "phone", "country", "plan", "accept_terms")} == {
-        "name": "Ada Lovelace", "email": "ada@example.com", "phone": "555-0100",
-        "country": "Canada", "plan": "Pro", "accept_terms": True,
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "phone": "555-0100",
+        "country": "Canada",
+        "plan": "Pro",
+        "accept_terms": True,
     }
 
 

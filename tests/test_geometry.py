@@ -44,17 +44,24 @@ def test_points_outside_the_frame_are_clamped_onto_the_monitor():
 
 
 @given(
-    left=st.integers(-4000, 4000), top=st.integers(-2000, 2000),
-    width=st.integers(320, 4000), height=st.integers(240, 3000),
+    left=st.integers(-4000, 4000),
+    top=st.integers(-2000, 2000),
+    width=st.integers(320, 4000),
+    height=st.integers(240, 3000),
     scale=st.sampled_from([1.0, 1.25, 1.5, 2.0, 3.0]),
-    fx=st.floats(0, 1, exclude_max=True), fy=st.floats(0, 1, exclude_max=True),
+    fx=st.floats(0, 1, exclude_max=True),
+    fy=st.floats(0, 1, exclude_max=True),
 )
-def test_round_trip_stays_within_one_pixel_and_on_the_monitor(left, top, width, height, scale, fx, fy):
+def test_round_trip_stays_within_one_pixel_and_on_the_monitor(
+    left, top, width, height, scale, fx, fy
+):
     monitor = Monitor(left, top, width, height)
     mapping = Mapping(monitor, round(width * scale), round(height * scale))
     x, y = fx * mapping.frame_width, fy * mapping.frame_height
     ix, iy = mapping.to_input(x, y)
-    assert monitor.contains(ix, iy) or (ix, iy) == (left + width, iy) or (ix, iy) == (ix, top + height)
+    assert (
+        monitor.contains(ix, iy) or (ix, iy) == (left + width, iy) or (ix, iy) == (ix, top + height)
+    )
     back = mapping.to_frame(ix, iy)
     assert abs(back[0] - x) <= scale + 1 and abs(back[1] - y) <= scale + 1
 

@@ -28,34 +28,48 @@ def test_similarity_forgives_case_accents_and_punctuation():
 
 
 def test_exact_label_beats_a_longer_text_containing_it():
-    s = screen(el(0, "text", "Save your work often", (10, 10, 200, 20)),
-               el(1, "button", "Save", (10, 50, 80, 30)))
+    s = screen(
+        el(0, "text", "Save your work often", (10, 10, 200, 20)),
+        el(1, "button", "Save", (10, 50, 80, 30)),
+    )
     ranked = rank(s, "Save", "button")
     assert [c.element.id for c in ranked] == [1, 0]
 
 
 def test_kind_breaks_ties_between_equal_texts():
-    s = screen(el(0, "text", "Advanced", (10, 200, 80, 20)), el(1, "tab", "Advanced", (100, 10, 80, 25)))
+    s = screen(
+        el(0, "text", "Advanced", (10, 200, 80, 20)), el(1, "tab", "Advanced", (100, 10, 80, 25))
+    )
     assert rank(s, "Advanced", "tab")[0].element.id == 1
 
 
 def test_input_is_found_by_its_label_name_or_position():
-    named = screen(el(0, "text", "Email", (10, 50, 40, 16)),
-                   el(1, "input", "", (80, 46, 200, 24), name="Email"),
-                   el(2, "input", "", (80, 86, 200, 24), name="Phone"))
+    named = screen(
+        el(0, "text", "Email", (10, 50, 40, 16)),
+        el(1, "input", "", (80, 46, 200, 24), name="Email"),
+        el(2, "input", "", (80, 86, 200, 24), name="Phone"),
+    )
     assert rank(named, "email", "input")[0].element.id == 1
-    unnamed = screen(el(0, "text", "Phone", (10, 90, 40, 16)),
-                     el(1, "input", "", (80, 46, 200, 24)),
-                     el(2, "input", "", (80, 86, 200, 24)))
+    unnamed = screen(
+        el(0, "text", "Phone", (10, 90, 40, 16)),
+        el(1, "input", "", (80, 46, 200, 24)),
+        el(2, "input", "", (80, 86, 200, 24)),
+    )
     assert rank(unnamed, "Phone", "input")[0].element.id == 2
     below = screen(el(0, "text", "Search", (10, 10, 60, 16)), el(1, "input", "", (10, 30, 200, 24)))
     assert rank(below, "Search", "input")[0].element.id == 1
 
 
 def test_new_elements_are_preferred_after_a_menu_opens():
-    closed = screen(el(0, "menu", "File", (0, 0, 40, 20)), el(1, "text", "Save", (300, 300, 40, 20)))
-    opened = screen(el(0, "menu", "File", (0, 0, 40, 20)), el(1, "text", "Save", (300, 300, 40, 20)),
-                    el(2, "menuitem", "Save As", (0, 40, 90, 20)), el(3, "menuitem", "Save", (0, 20, 90, 20)))
+    closed = screen(
+        el(0, "menu", "File", (0, 0, 40, 20)), el(1, "text", "Save", (300, 300, 40, 20))
+    )
+    opened = screen(
+        el(0, "menu", "File", (0, 0, 40, 20)),
+        el(1, "text", "Save", (300, 300, 40, 20)),
+        el(2, "menuitem", "Save As", (0, 40, 90, 20)),
+        el(3, "menuitem", "Save", (0, 20, 90, 20)),
+    )
     best = rank(opened, "Save", "menuitem", new_since=closed)
     assert best[0].element.id == 3
 
@@ -88,6 +102,13 @@ def test_critic_verdicts():
     assert judge(before, after, Expectation("appears", "Ada")).status == "success"
     box = Box(10, 10, 100, 16)
     unchecked = screen(el(0, "checkbox", "Subscribe", tuple(box)), pixels=blank)
-    checked = screen(el(0, "checkbox", "Subscribe", tuple(box), state=frozenset({"checked"})), pixels=typed)
-    assert judge(unchecked, checked, Expectation("state", box=box, state="checked")).status == "success"
-    assert judge(checked, unchecked, Expectation("state", box=box, state="checked")).status == "retry"
+    checked = screen(
+        el(0, "checkbox", "Subscribe", tuple(box), state=frozenset({"checked"})), pixels=typed
+    )
+    assert (
+        judge(unchecked, checked, Expectation("state", box=box, state="checked")).status
+        == "success"
+    )
+    assert (
+        judge(checked, unchecked, Expectation("state", box=box, state="checked")).status == "retry"
+    )

@@ -63,22 +63,30 @@ CASES = [
     ("tick the Remember me checkbox", [S("check", "Remember me", kind="checkbox")]),
     ("enable the Dark mode switch", [S("check", "Dark mode", kind="toggle")]),
     ("turn on Notifications", [S("check", "Notifications")]),
-    ("check I agree to the Terms and Conditions",
-     [S("check", "I agree to the Terms and Conditions")]),
+    (
+        "check I agree to the Terms and Conditions",
+        [S("check", "I agree to the Terms and Conditions")],
+    ),
     ("uncheck the Subscribe check box", [S("uncheck", "Subscribe", kind="checkbox")]),
     ("untick 'Send me offers'", [S("uncheck", "Send me offers")]),
     ("clear the Remember me checkbox", [S("uncheck", "Remember me", kind="checkbox")]),
     ("disable Auto-save", [S("uncheck", "Auto-save")]),
     ("turn off Bluetooth", [S("uncheck", "Bluetooth")]),
     # select an option in a list
-    ("choose Canada from the Country dropdown",
-     [S("select", "Country", kind="combo", text="Canada")]),
+    (
+        "choose Canada from the Country dropdown",
+        [S("select", "Country", kind="combo", text="Canada")],
+    ),
     ("select 'Debug' in Log level", [S("select", "Log level", text="Debug")]),
     ("pick Large from the Size drop-down", [S("select", "Size", kind="combo", text="Large")]),
-    ("select United States of America from Country combo box",
-     [S("select", "Country", kind="combo", text="United States of America")]),
-    ("choose “Made in USA” in the Origin list",
-     [S("select", "Origin", kind="combo", text="Made in USA")]),
+    (
+        "select United States of America from Country combo box",
+        [S("select", "Country", kind="combo", text="United States of America")],
+    ),
+    (
+        "choose “Made in USA” in the Origin list",
+        [S("select", "Origin", kind="combo", text="Made in USA")],
+    ),
     ("select Made in USA from Origin", [S("select", "Origin", text="Made in USA")]),
     # menu paths
     ("open File > Save As", [S("open_menu", path=("File", "Save As"))]),
@@ -91,8 +99,10 @@ CASES = [
     ("open 'Window' > 'Zoom > 100%'", [S("open_menu", path=("Window", "Zoom > 100%"))]),
     # typing
     ("type 'hello' into the search box", [S("type", "search", kind="input", text="hello")]),
-    ("enter ada@example.com in the Email field",
-     [S("type", "Email", kind="input", text="ada@example.com")]),
+    (
+        "enter ada@example.com in the Email field",
+        [S("type", "Email", kind="input", text="ada@example.com")],
+    ),
     ("write “Zoë” in Name", [S("type", "Name", text="Zoë")]),
     ("fill in Name with 'Ada'", [S("type", "Name", text="Ada")]),
     ("fill Name with Ada", [S("type", "Name", text="Ada")]),
@@ -102,15 +112,19 @@ CASES = [
     ("type 'Hello world.'", [S("type", text="Hello world.")]),
     ("type 'a, b and c' into Notes", [S("type", "Notes", text="a, b and c")]),
     ("type a, b and c into Notes", [S("type", "Notes", text="a, b and c")]),
-    ('type "  spaced  " into the Comment textbox',
-     [S("type", "Comment", kind="input", text="  spaced  ")]),
+    (
+        'type "  spaced  " into the Comment textbox',
+        [S("type", "Comment", kind="input", text="  spaced  ")],
+    ),
     ("type log in into Username", [S("type", "Username", text="log in")]),
     ("type 'it's' into Notes", [S("type", "Notes", text="it's")]),
     ("input 42 into the Quantity input", [S("type", "Quantity", kind="input", text="42")]),
     ("type 日本語 into the 名前 field", [S("type", "名前", kind="input", text="日本語")]),
     ("type '🙂 ok' into Chat", [S("type", "Chat", text="🙂 ok")]),
-    ("type `rm -rf > /dev/null` into the Terminal",
-     [S("type", "Terminal", text="rm -rf > /dev/null")]),
+    (
+        "type `rm -rf > /dev/null` into the Terminal",
+        [S("type", "Terminal", text="rm -rf > /dev/null")],
+    ),
     # keys
     ("press Enter", [S("press", keys=("enter",))]),
     ("press Ctrl+S", [S("press", keys=("ctrl", "s"))]),
@@ -129,14 +143,20 @@ CASES = [
     # scrolling, dragging, waiting
     ("scroll down", [S("scroll", direction="down")]),
     ("scroll up 5 times", [S("scroll", direction="up", amount=5)]),
-    ("scroll down by 10 in the Results list",
-     [S("scroll", "Results", kind="combo", direction="down", amount=10)]),
+    (
+        "scroll down by 10 in the Results list",
+        [S("scroll", "Results", kind="combo", direction="down", amount=10)],
+    ),
     ("scroll right twice on the Timeline", [S("scroll", "Timeline", direction="right", amount=2)]),
     ("drag Report.pdf to the Trash", [S("drag", "Report.pdf", destination="Trash")]),
-    ("drag the 'Card 1' item onto Done",
-     [S("drag", "Card 1", kind="list_item", destination="Done")]),
-    ("drag and drop photo.png into the Uploads folder",
-     [S("drag", "photo.png", destination="Uploads folder")]),
+    (
+        "drag the 'Card 1' item onto Done",
+        [S("drag", "Card 1", kind="list_item", destination="Done")],
+    ),
+    (
+        "drag and drop photo.png into the Uploads folder",
+        [S("drag", "photo.png", destination="Uploads folder")],
+    ),
     ("wait for Saved to appear", [S("wait_for", "Saved")]),
     ("wait until the Done button appears", [S("wait_for", "Done", kind="button")]),
     ("wait until 'Upload complete' is shown", [S("wait_for", "Upload complete")]),
@@ -144,30 +164,49 @@ CASES = [
     # sequences
     ("Click Save. Then press Enter.", [S("click", "Save"), S("press", keys=("enter",))]),
     ("click Save, then press Enter", [S("click", "Save"), S("press", keys=("enter",))]),
-    ("type 'hello' into the search box and press Enter",
-     [S("type", "search", kind="input", text="hello"), S("press", keys=("enter",))]),
-    ("First, click File. Next, click Export; finally, press Enter",
-     [S("click", "File"), S("click", "Export"), S("press", keys=("enter",))]),
-    ("check Remember me and then click Sign in",
-     [S("check", "Remember me"), S("click", "Sign in")]),
+    (
+        "type 'hello' into the search box and press Enter",
+        [S("type", "search", kind="input", text="hello"), S("press", keys=("enter",))],
+    ),
+    (
+        "First, click File. Next, click Export; finally, press Enter",
+        [S("click", "File"), S("click", "Export"), S("press", keys=("enter",))],
+    ),
+    (
+        "check Remember me and then click Sign in",
+        [S("check", "Remember me"), S("click", "Sign in")],
+    ),
     ("click Save after that wait for Saved", [S("click", "Save"), S("wait_for", "Saved")]),
     ("click Save and Close", [S("click", "Save and Close")]),
     ("click Save and Open", [S("click", "Save and Open")]),
     ("click Now and Then", [S("click", "Now and Then")]),
-    ("click Save; then File > Export",
-     [S("click", "Save"), S("open_menu", path=("File", "Export"))]),
+    (
+        "click Save; then File > Export",
+        [S("click", "Save"), S("open_menu", path=("File", "Export"))],
+    ),
     ("click 'Mr. Smith', then press Enter", [S("click", "Mr. Smith"), S("press", keys=("enter",))]),
-    ("click Save and open the Settings tab",
-     [S("click", "Save"), S("click", "Settings", kind="tab")]),
-    ("scroll down 2 times then double-click Report",
-     [S("scroll", direction="down", amount=2), S("double_click", "Report")]),
+    (
+        "click Save and open the Settings tab",
+        [S("click", "Save"), S("click", "Settings", kind="tab")],
+    ),
+    (
+        "scroll down 2 times then double-click Report",
+        [S("scroll", direction="down", amount=2), S("double_click", "Report")],
+    ),
     ("click Submit\npress Enter", [S("click", "Submit"), S("press", keys=("enter",))]),
     ("Please click OK.", [S("click", "OK")]),
-    ("open File > Save As..., then type report.txt into the File name field and press Enter",
-     [S("open_menu", path=("File", "Save As")),
-      S("type", "File name", kind="input", text="report.txt"), S("press", keys=("enter",))]),
-    ("type 'x; then click Go' into Notes; then click Go",
-     [S("type", "Notes", text="x; then click Go"), S("click", "Go")]),
+    (
+        "open File > Save As..., then type report.txt into the File name field and press Enter",
+        [
+            S("open_menu", path=("File", "Save As")),
+            S("type", "File name", kind="input", text="report.txt"),
+            S("press", keys=("enter",)),
+        ],
+    ),
+    (
+        "type 'x; then click Go' into Notes; then click Go",
+        [S("type", "Notes", text="x; then click Go"), S("click", "Go")],
+    ),
 ]
 
 
@@ -186,26 +225,29 @@ def test_every_advertised_form_is_understood(form):
     assert interpret(form)
 
 
-@pytest.mark.parametrize(("task", "named"), [
-    ("", None),
-    ("   \n\t", None),
-    ("make me a sandwich", "make me a sandwich"),
-    ("click", "click"),
-    ("please", "please"),
-    ("click ''", "click ''"),
-    ("type '' into Name", "type '' into Name"),
-    ("press Ctrl+Foo", "Foo"),
-    ("press the Foo key", "Foo"),
-    ("press Ctrl+A+B", "press Ctrl+A+B"),
-    ("scroll down 0 times", "scroll down 0 times"),
-    ("press Tab 100 times", "press Tab 100 times"),
-    ("File > > Save", "File > > Save"),
-    ("clear the Search field", "clear the Search field"),
-    ("wait until Loading disappears", "wait until Loading disappears"),
-    ("click Save, then fly to the moon", "'fly to the moon'"),
-    ("click Save. Bake a cake.", "'Bake a cake'"),
-    ("click Save and then Close", "'Close'"),
-])
+@pytest.mark.parametrize(
+    ("task", "named"),
+    [
+        ("", None),
+        ("   \n\t", None),
+        ("make me a sandwich", "make me a sandwich"),
+        ("click", "click"),
+        ("please", "please"),
+        ("click ''", "click ''"),
+        ("type '' into Name", "type '' into Name"),
+        ("press Ctrl+Foo", "Foo"),
+        ("press the Foo key", "Foo"),
+        ("press Ctrl+A+B", "press Ctrl+A+B"),
+        ("scroll down 0 times", "scroll down 0 times"),
+        ("press Tab 100 times", "press Tab 100 times"),
+        ("File > > Save", "File > > Save"),
+        ("clear the Search field", "clear the Search field"),
+        ("wait until Loading disappears", "wait until Loading disappears"),
+        ("click Save, then fly to the moon", "'fly to the moon'"),
+        ("click Save. Bake a cake.", "'Bake a cake'"),
+        ("click Save and then Close", "'Close'"),
+    ],
+)
 def test_rejects_what_it_cannot_read(task, named):
     with pytest.raises(TaskError) as raised:
         interpret(task)
@@ -231,25 +273,89 @@ def test_first_bad_clause_is_named_even_after_good_ones():
 
 # Words the interpreter reads as structure: a name made of them would mean something else.
 RESERVED = {
-    "the", "a", "an", "and", "then", "after", "please", "first", "next", "finally", "now",
-    "radio", "button", "option", "check", "checkbox", "box", "tick", "combo", "combobox", "drop",
-    "dropdown", "down", "list", "listbox", "text", "textbox", "textarea", "area", "input", "field",
-    "toggle", "switch", "tab", "menu", "menuitem", "item", "link", "icon",
-    "click", "double", "right", "tap", "hit", "push", "press", "select", "choose", "pick",
-    "enable", "uncheck", "untick", "clear", "disable", "deselect", "turn", "open", "go",
-    "navigate", "type", "enter", "write", "fill", "set", "scroll", "drag", "wait",
+    "the",
+    "a",
+    "an",
+    "and",
+    "then",
+    "after",
+    "please",
+    "first",
+    "next",
+    "finally",
+    "now",
+    "radio",
+    "button",
+    "option",
+    "check",
+    "checkbox",
+    "box",
+    "tick",
+    "combo",
+    "combobox",
+    "drop",
+    "dropdown",
+    "down",
+    "list",
+    "listbox",
+    "text",
+    "textbox",
+    "textarea",
+    "area",
+    "input",
+    "field",
+    "toggle",
+    "switch",
+    "tab",
+    "menu",
+    "menuitem",
+    "item",
+    "link",
+    "icon",
+    "click",
+    "double",
+    "right",
+    "tap",
+    "hit",
+    "push",
+    "press",
+    "select",
+    "choose",
+    "pick",
+    "enable",
+    "uncheck",
+    "untick",
+    "clear",
+    "disable",
+    "deselect",
+    "turn",
+    "open",
+    "go",
+    "navigate",
+    "type",
+    "enter",
+    "write",
+    "fill",
+    "set",
+    "scroll",
+    "drag",
+    "wait",
 }
-NAMES = (st.lists(st.from_regex(r"[A-Z][a-z]{0,8}", fullmatch=True), min_size=1, max_size=3)
-         .filter(lambda words: not RESERVED & {w.lower() for w in words})
-         .map(" ".join))
-QUOTABLE = st.characters(blacklist_categories=("Cs", "Cc", "Cn", "Zl", "Zp"),
-                         blacklist_characters="'")
+NAMES = (
+    st.lists(st.from_regex(r"[A-Z][a-z]{0,8}", fullmatch=True), min_size=1, max_size=3)
+    .filter(lambda words: not RESERVED & {w.lower() for w in words})
+    .map(" ".join)
+)
+QUOTABLE = st.characters(
+    blacklist_categories=("Cs", "Cc", "Cn", "Zl", "Zp"), blacklist_characters="'"
+)
 
 
 @given(text=st.text(QUOTABLE, min_size=1, max_size=40), name=NAMES)
 def test_quoted_text_is_typed_exactly(text, name):
     assert interpret(f"type '{text}' into the {name} field") == [
-        Step("type", f"type '{text}' into the {name} field", name, "input", text=text)]
+        Step("type", f"type '{text}' into the {name} field", name, "input", text=text)
+    ]
 
 
 CLAUSES = st.one_of(
@@ -257,13 +363,29 @@ CLAUSES = st.one_of(
     NAMES.map(lambda n: (f"check the {n} checkbox", ("check", n))),
     NAMES.map(lambda n: (f"wait for {n} to appear", ("wait_for", n))),
     st.sampled_from(["Enter", "Tab", "Esc", "F5", "Ctrl+S"]).map(
-        lambda k: (f"press {k}", ("press", None))),
+        lambda k: (f"press {k}", ("press", None))
+    ),
     st.integers(1, 50).map(lambda n: (f"scroll down {n} times", ("scroll", None))),
     st.tuples(st.text(QUOTABLE, min_size=1, max_size=20), NAMES).map(
-        lambda tn: (f"type '{tn[0]}' into {tn[1]}", ("type", tn[1]))),
+        lambda tn: (f"type '{tn[0]}' into {tn[1]}", ("type", tn[1]))
+    ),
 )
-SEPARATORS = st.sampled_from([", ", "; ", " and ", " then ", " and then ", ", then ", ". ",
-                              ". Then ", " after that ", ", and ", "\n", ". Next, "])
+SEPARATORS = st.sampled_from(
+    [
+        ", ",
+        "; ",
+        " and ",
+        " then ",
+        " and then ",
+        ", then ",
+        ". ",
+        ". Then ",
+        " after that ",
+        ", and ",
+        "\n",
+        ". Next, ",
+    ]
+)
 
 
 @given(st.lists(st.tuples(CLAUSES, SEPARATORS), min_size=1, max_size=6))
@@ -273,12 +395,29 @@ def test_joined_clauses_give_one_step_each_in_order(parts):
     assert [(s.verb, s.target) for s in result] == [expected for (_, expected), _ in parts]
 
 
-@given(st.one_of(
-    st.text(),
-    st.tuples(st.sampled_from(["", "click ", "press ", "type ", "select ", "scroll down ",
-                               "drag ", "wait for ", "open ", "fill ", "File > "]),
-              st.text()).map("".join),
-))
+@given(
+    st.one_of(
+        st.text(),
+        st.tuples(
+            st.sampled_from(
+                [
+                    "",
+                    "click ",
+                    "press ",
+                    "type ",
+                    "select ",
+                    "scroll down ",
+                    "drag ",
+                    "wait for ",
+                    "open ",
+                    "fill ",
+                    "File > ",
+                ]
+            ),
+            st.text(),
+        ).map("".join),
+    )
+)
 def test_any_text_gives_steps_or_task_error(task):
     try:
         result = interpret(task)

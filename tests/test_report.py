@@ -17,18 +17,63 @@ from clickwright.errors import ClickwrightError
 SIZE = (1600, 1000)  # wider than the report's 1280 px limit, so frames must be downscaled
 HOSTILE = "<script>alert(1)</script>"
 ELEMENTS = [
-    {"id": 0, "box": [400, 200, 840, 500], "kind": "container", "text": "", "source": "a11y",
-     "score": 1.0, "interactive": False, "name": "Form"},
-    {"id": 1, "box": [420, 212, 80, 30], "kind": "text", "text": "Form", "source": "ocr",
-     "score": 0.97, "interactive": False},
-    {"id": 2, "box": [460, 318, 90, 34], "kind": "text", "text": "Name", "source": "ocr",
-     "score": 0.95, "interactive": False},
-    {"id": 3, "box": [580, 310, 420, 50], "kind": "input", "text": "", "source": "widgets",
-     "score": 0.9, "interactive": True, "name": "Name", "state": ["focused"]},
-    {"id": 4, "box": [1090, 612, 80, 34], "kind": "text", "text": "Save", "source": "ocr",
-     "score": 0.96, "interactive": False},
-    {"id": 5, "box": [1060, 600, 160, 60], "kind": "button", "text": "Save", "source": "merged",
-     "score": 0.93, "interactive": True},
+    {
+        "id": 0,
+        "box": [400, 200, 840, 500],
+        "kind": "container",
+        "text": "",
+        "source": "a11y",
+        "score": 1.0,
+        "interactive": False,
+        "name": "Form",
+    },
+    {
+        "id": 1,
+        "box": [420, 212, 80, 30],
+        "kind": "text",
+        "text": "Form",
+        "source": "ocr",
+        "score": 0.97,
+        "interactive": False,
+    },
+    {
+        "id": 2,
+        "box": [460, 318, 90, 34],
+        "kind": "text",
+        "text": "Name",
+        "source": "ocr",
+        "score": 0.95,
+        "interactive": False,
+    },
+    {
+        "id": 3,
+        "box": [580, 310, 420, 50],
+        "kind": "input",
+        "text": "",
+        "source": "widgets",
+        "score": 0.9,
+        "interactive": True,
+        "name": "Name",
+        "state": ["focused"],
+    },
+    {
+        "id": 4,
+        "box": [1090, 612, 80, 34],
+        "kind": "text",
+        "text": "Save",
+        "source": "ocr",
+        "score": 0.96,
+        "interactive": False,
+    },
+    {
+        "id": 5,
+        "box": [1060, 600, 160, 60],
+        "kind": "button",
+        "text": "Save",
+        "source": "merged",
+        "score": 0.93,
+        "interactive": True,
+    },
 ]
 
 
@@ -61,44 +106,84 @@ def make_run(root: Path, task: str = "Type 'Ada' into Name and click Save") -> P
     for n in (1, 2, 3):
         (run_dir / f"elements/{n:04d}.json").write_text(json.dumps(ELEMENTS))
     run = {
-        "id": run_dir.name, "task": task,
+        "id": run_dir.name,
+        "task": task,
         "device": {"kind": "desktop", "display": ":99", "screen": 0, "size": list(SIZE)},
-        "planner": "offline", "settings": {"max_steps": 30, "dry_run": False},
-        "started": 1763799300.1, "ended": 1763799312.5, "outcome": "done",
-        "reason": "the status reads 'Saved'", "steps": 4,
+        "planner": "offline",
+        "settings": {"max_steps": 30, "dry_run": False},
+        "started": 1763799300.1,
+        "ended": 1763799312.5,
+        "outcome": "done",
+        "reason": "the status reads 'Saved'",
+        "steps": 4,
         "durations": {"capture": 0.12, "parse": 1.9, "decide": 0.01, "act": 0.3, "verify": 2.1},
     }
     (run_dir / "run.json").write_text(json.dumps(run))
     phases = {"capture": 0.04, "parse": 0.6, "decide": 0.001, "act": 0.2, "verify": 0.7}
     steps = [
-        {"index": 1, "time": 1763799301.0, "instruction": "type 'Ada' into Name",
-         "thought": "Name is the input labelled 'Name' at (790, 335)",
-         "action": {"type": "type", "text": "Ada", "target": {"text": "Name", "kind": "input"}},
-         "frame": "frames/0001.png", "after_frame": "frames/0001-after.png",
-         "elements": "elements/0001.json", "target": ELEMENTS[3],
-         "candidates": [{"id": 3, "text": "", "kind": "input", "score": 0.9}], "attempt": 1,
-         "point": [790, 335], "verdict": "success", "verdict_reason": "the field now shows 'Ada'",
-         "durations": phases, "tokens": 0, "cost": 0.0},
-        {"index": 2, "time": 1763799304.0, "instruction": "click Save",
-         "thought": "the best match for 'Save' is the text at (1130, 629)",
-         "action": {"type": "click", "target": {"text": "Save", "kind": "button"}},
-         "frame": "frames/0002.png", "after_frame": "frames/0002-after.png",  # never written
-         "elements": "elements/0002.json", "target": ELEMENTS[4],
-         "candidates": [{"id": 4, "text": "Save", "kind": "text", "score": 0.96},
-                        {"id": 5, "text": "Save", "kind": "button", "score": 0.93}],
-         "attempt": 1, "point": [1130, 629], "verdict": "retry",
-         "verdict_reason": "nothing changed on screen", "durations": phases, "tokens": 0,
-         "cost": 0.0},
-        {"index": 3, "time": 1763799308.0, "instruction": "click Save",
-         "thought": "try the next candidate: the button 'Save'",
-         "action": {"type": "click", "target": {"id": 5}},
-         "frame": "frames/0003.png", "after_frame": None, "elements": "elements/0003.json",
-         "target": ELEMENTS[5],
-         "candidates": [{"id": 4, "text": "Save", "kind": "text", "score": 0.96},
-                        {"id": 5, "text": "Save", "kind": "button", "score": 0.93}],
-         "attempt": 2, "point": [1140, 630], "verdict": "success",
-         "verdict_reason": "the status reads 'Saved'", "durations": phases, "tokens": 0,
-         "cost": 0.0},
+        {
+            "index": 1,
+            "time": 1763799301.0,
+            "instruction": "type 'Ada' into Name",
+            "thought": "Name is the input labelled 'Name' at (790, 335)",
+            "action": {"type": "type", "text": "Ada", "target": {"text": "Name", "kind": "input"}},
+            "frame": "frames/0001.png",
+            "after_frame": "frames/0001-after.png",
+            "elements": "elements/0001.json",
+            "target": ELEMENTS[3],
+            "candidates": [{"id": 3, "text": "", "kind": "input", "score": 0.9}],
+            "attempt": 1,
+            "point": [790, 335],
+            "verdict": "success",
+            "verdict_reason": "the field now shows 'Ada'",
+            "durations": phases,
+            "tokens": 0,
+            "cost": 0.0,
+        },
+        {
+            "index": 2,
+            "time": 1763799304.0,
+            "instruction": "click Save",
+            "thought": "the best match for 'Save' is the text at (1130, 629)",
+            "action": {"type": "click", "target": {"text": "Save", "kind": "button"}},
+            "frame": "frames/0002.png",
+            "after_frame": "frames/0002-after.png",  # never written
+            "elements": "elements/0002.json",
+            "target": ELEMENTS[4],
+            "candidates": [
+                {"id": 4, "text": "Save", "kind": "text", "score": 0.96},
+                {"id": 5, "text": "Save", "kind": "button", "score": 0.93},
+            ],
+            "attempt": 1,
+            "point": [1130, 629],
+            "verdict": "retry",
+            "verdict_reason": "nothing changed on screen",
+            "durations": phases,
+            "tokens": 0,
+            "cost": 0.0,
+        },
+        {
+            "index": 3,
+            "time": 1763799308.0,
+            "instruction": "click Save",
+            "thought": "try the next candidate: the button 'Save'",
+            "action": {"type": "click", "target": {"id": 5}},
+            "frame": "frames/0003.png",
+            "after_frame": None,
+            "elements": "elements/0003.json",
+            "target": ELEMENTS[5],
+            "candidates": [
+                {"id": 4, "text": "Save", "kind": "text", "score": 0.96},
+                {"id": 5, "text": "Save", "kind": "button", "score": 0.93},
+            ],
+            "attempt": 2,
+            "point": [1140, 630],
+            "verdict": "success",
+            "verdict_reason": "the status reads 'Saved'",
+            "durations": phases,
+            "tokens": 0,
+            "cost": 0.0,
+        },
     ]
     lines = [json.dumps(step) for step in steps]
     lines.append('{"index": 4, "time": 1763799311.0, "instruction": "press Ctrl+')  # cut off
@@ -186,11 +271,21 @@ def test_hostile_text_is_escaped(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report
 
 
-@pytest.mark.parametrize("run", [
-    {"id": "x", "task": "Click Submit", "started": 1763799300.1, "ended": None,
-     "outcome": "stopped", "reason": "stopped by the user", "steps": 0},
-    None,  # interrupted before run.json was written
-])
+@pytest.mark.parametrize(
+    "run",
+    [
+        {
+            "id": "x",
+            "task": "Click Submit",
+            "started": 1763799300.1,
+            "ended": None,
+            "outcome": "stopped",
+            "reason": "stopped by the user",
+            "steps": 0,
+        },
+        None,  # interrupted before run.json was written
+    ],
+)
 def test_run_without_steps_still_renders(tmp_path: Path, run: dict | None) -> None:
     if run is not None:
         (tmp_path / "run.json").write_text(json.dumps(run))
@@ -206,26 +301,42 @@ def test_missing_run_folder_is_a_clear_error(tmp_path: Path) -> None:
         write_report(tmp_path / "nope")
 
 
-@pytest.mark.parametrize("action, text", [
-    ({"type": "click", "target": {"text": "Save", "kind": "button"}}, "click button 'Save'"),
-    ({"type": "double_click", "target": {"text": "a.txt"}}, "double-click 'a.txt'"),
-    ({"type": "right_click", "target": {"point": [10, 20]}}, "right-click point (10, 20)"),
-    ({"type": "click", "target": {"id": 7}}, "click element #7"),
-    ({"type": "type", "text": "Ada", "target": {"text": "Name", "kind": "input"}, "enter": True},
-     "type \"Ada\" into input 'Name', then press Enter"),
-    ({"type": "hotkey", "keys": ["ctrl", "s"]}, "press Ctrl+S"),
-    ({"type": "hotkey", "keys": ["alt", "f4"]}, "press Alt+F4"),
-    ({"type": "scroll", "direction": "down", "amount": 3}, "scroll down 3"),
-    ({"type": "drag", "from": {"text": "a"}, "to": {"text": "Bin", "kind": "icon"}},
-     "drag 'a' to icon 'Bin'"),
-    ({"type": "wait", "until": {"text": "Saved"}, "timeout": 10},
-     "wait until 'Saved' appears (up to 10 s)"),
-    ({"type": "wait", "until": "stable", "timeout": 2.5},
-     "wait until the screen is stable (up to 2.5 s)"),
-    ({"type": "launch", "app": "gedit"}, 'launch "gedit"'),
-    ({"type": "done", "summary": "saved"}, "done — saved"),
-    ({"type": "fail", "reason": "no Save button"}, "give up — no Save button"),
-    ({"type": "back"}, "press Back"),
-])
+@pytest.mark.parametrize(
+    "action, text",
+    [
+        ({"type": "click", "target": {"text": "Save", "kind": "button"}}, "click button 'Save'"),
+        ({"type": "double_click", "target": {"text": "a.txt"}}, "double-click 'a.txt'"),
+        ({"type": "right_click", "target": {"point": [10, 20]}}, "right-click point (10, 20)"),
+        ({"type": "click", "target": {"id": 7}}, "click element #7"),
+        (
+            {
+                "type": "type",
+                "text": "Ada",
+                "target": {"text": "Name", "kind": "input"},
+                "enter": True,
+            },
+            "type \"Ada\" into input 'Name', then press Enter",
+        ),
+        ({"type": "hotkey", "keys": ["ctrl", "s"]}, "press Ctrl+S"),
+        ({"type": "hotkey", "keys": ["alt", "f4"]}, "press Alt+F4"),
+        ({"type": "scroll", "direction": "down", "amount": 3}, "scroll down 3"),
+        (
+            {"type": "drag", "from": {"text": "a"}, "to": {"text": "Bin", "kind": "icon"}},
+            "drag 'a' to icon 'Bin'",
+        ),
+        (
+            {"type": "wait", "until": {"text": "Saved"}, "timeout": 10},
+            "wait until 'Saved' appears (up to 10 s)",
+        ),
+        (
+            {"type": "wait", "until": "stable", "timeout": 2.5},
+            "wait until the screen is stable (up to 2.5 s)",
+        ),
+        ({"type": "launch", "app": "gedit"}, 'launch "gedit"'),
+        ({"type": "done", "summary": "saved"}, "done — saved"),
+        ({"type": "fail", "reason": "no Save button"}, "give up — no Save button"),
+        ({"type": "back"}, "press Back"),
+    ],
+)
 def test_describe_action(action: dict, text: str) -> None:
     assert describe_action(action) == text

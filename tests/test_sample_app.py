@@ -59,8 +59,13 @@ print(json.dumps(report))
 def test_save_writes_state_after_confirmation(tmp_path):
     state_out = tmp_path / "state.json"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", DRIVER, str(state_out)], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(state_out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -98,21 +103,31 @@ def test_save_writes_state_after_confirmation(tmp_path):
 
 def test_import_has_no_side_effects():
     done = subprocess.run(
-        [sys.executable, "-c",
-         "import clickwright.assets.sample_app; from PySide6.QtWidgets import QApplication;"
-         " assert QApplication.instance() is None"],
-        capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-c",
+            "import clickwright.assets.sample_app; from PySide6.QtWidgets import QApplication;"
+            " assert QApplication.instance() is None",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")),
-                    reason="needs Xvfb and xdotool")
+@pytest.mark.skipif(
+    not (shutil.which("Xvfb") and shutil.which("xdotool")), reason="needs Xvfb and xdotool"
+)
 def test_ctrl_s_on_a_real_x_display(tmp_path):
     read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24"],
-                            pass_fds=[write_fd], stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24"],
+        pass_fds=[write_fd],
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write_fd)
     app = None
     try:
@@ -121,14 +136,32 @@ def test_ctrl_s_on_a_real_x_display(tmp_path):
         env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
         env["DISPLAY"] = display
         state_out = tmp_path / "state.json"
-        app = subprocess.Popen([sys.executable, "-m", "clickwright.assets.sample_app",
-                                "--state-out", str(state_out)], env=env)
-        subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name",
-                        "Clickwright Sample"], env=env, check=True, timeout=30,
-                       stdout=subprocess.DEVNULL)
-        geometry = subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
-                                   "Clickwright Sample", "getwindowgeometry", "--shell"],
-                                  env=env, check=True, capture_output=True, text=True).stdout
+        app = subprocess.Popen(
+            [sys.executable, "-m", "clickwright.assets.sample_app", "--state-out", str(state_out)],
+            env=env,
+        )
+        subprocess.run(
+            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Clickwright Sample"],
+            env=env,
+            check=True,
+            timeout=30,
+            stdout=subprocess.DEVNULL,
+        )
+        geometry = subprocess.run(
+            [
+                "xdotool",
+                "search",
+                "--onlyvisible",
+                "--name",
+                "Clickwright Sample",
+                "getwindowgeometry",
+                "--shell",
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         assert "X=40\nY=40\nWIDTH=900\nHEIGHT=640" in geometry
         subprocess.run(["xdotool", "key", "ctrl+s"], env=env, check=True)
         deadline = time.monotonic() + 10

@@ -45,10 +45,14 @@ from clickwright.types import Box, Element
 def dark_palette() -> QPalette:
     palette = QPalette()
     for role, colour in [
-        (QPalette.ColorRole.Window, "#353535"), (QPalette.ColorRole.WindowText, "#ffffff"),
-        (QPalette.ColorRole.Base, "#232323"), (QPalette.ColorRole.AlternateBase, "#353535"),
-        (QPalette.ColorRole.Text, "#ffffff"), (QPalette.ColorRole.Button, "#454545"),
-        (QPalette.ColorRole.ButtonText, "#ffffff"), (QPalette.ColorRole.Highlight, "#2a82da"),
+        (QPalette.ColorRole.Window, "#353535"),
+        (QPalette.ColorRole.WindowText, "#ffffff"),
+        (QPalette.ColorRole.Base, "#232323"),
+        (QPalette.ColorRole.AlternateBase, "#353535"),
+        (QPalette.ColorRole.Text, "#ffffff"),
+        (QPalette.ColorRole.Button, "#454545"),
+        (QPalette.ColorRole.ButtonText, "#ffffff"),
+        (QPalette.ColorRole.Highlight, "#2a82da"),
         (QPalette.ColorRole.HighlightedText, "#000000"),
     ]:
         palette.setColor(role, QColor(colour))
@@ -97,8 +101,12 @@ def wizard_window() -> QWidget:
     left = QVBoxLayout()
     root.addLayout(left, 1)
     form = QFormLayout()
-    for label, value in [("First name", ""), ("Last name", "Lovelace"), ("Email", ""),
-                         ("Phone", "+44 20 7946 0958")]:
+    for label, value in [
+        ("First name", ""),
+        ("Last name", "Lovelace"),
+        ("Email", ""),
+        ("Phone", "+44 20 7946 0958"),
+    ]:
         form.addRow(label, QLineEdit(value))
     country = QComboBox()
     country.addItems(["United Kingdom", "France"])
@@ -106,8 +114,9 @@ def wizard_window() -> QWidget:
     left.addLayout(form)
     notify = QGroupBox("Notifications")
     grid = QGridLayout(notify)
-    for i, (text, checked) in enumerate([("Email me", True), ("Text me", False),
-                                         ("Weekly digest", True), ("Offers", False)]):
+    for i, (text, checked) in enumerate(
+        [("Email me", True), ("Text me", False), ("Weekly digest", True), ("Offers", False)]
+    ):
         box = QCheckBox(text)
         box.setChecked(checked)
         grid.addWidget(box, i // 2, i % 2)
@@ -337,8 +346,13 @@ def expected_controls(window: QWidget) -> list[tuple[str, Box, bool | None, str]
     A check box or radio is its indicator square, which is what can be seen as a widget.
     """
     controls = []
-    kinds = [(QPushButton, "button"), (QLineEdit, "input"), (QComboBox, "combo"),
-             (QCheckBox, "checkbox"), (QRadioButton, "radio")]
+    kinds = [
+        (QPushButton, "button"),
+        (QLineEdit, "input"),
+        (QComboBox, "combo"),
+        (QCheckBox, "checkbox"),
+        (QRadioButton, "radio"),
+    ]
     for cls, kind in kinds:
         for widget in window.findChildren(cls):
             if not widget.isVisible() or isinstance(widget.parent(), QComboBox):
@@ -348,20 +362,30 @@ def expected_controls(window: QWidget) -> list[tuple[str, Box, bool | None, str]
             if isinstance(widget, QCheckBox | QRadioButton):
                 option = QStyleOptionButton()
                 widget.initStyleOption(option)
-                element = (QStyle.SubElement.SE_CheckBoxIndicator if isinstance(widget, QCheckBox)
-                           else QStyle.SubElement.SE_RadioButtonIndicator)
+                element = (
+                    QStyle.SubElement.SE_CheckBoxIndicator
+                    if isinstance(widget, QCheckBox)
+                    else QStyle.SubElement.SE_RadioButtonIndicator
+                )
                 indicator = widget.style().subElementRect(element, option, widget)
                 rect = QRect(rect.topLeft() + indicator.topLeft(), indicator.size())
                 checked = widget.isChecked()
             text = widget.text() if hasattr(widget, "text") else ""
-            controls.append((kind, Box(rect.x(), rect.y(), rect.width(), rect.height()),
-                             checked, text))
+            controls.append(
+                (kind, Box(rect.x(), rect.y(), rect.width(), rect.height()), checked, text)
+            )
     for bar in window.findChildren(QTabBar):
         for index in range(bar.count()):
             rect = bar.tabRect(index)
             rect = QRect(bar.mapTo(window, rect.topLeft()), rect.size())
-            controls.append(("tab", Box(rect.x(), rect.y(), rect.width(), rect.height()),
-                             None, bar.tabText(index)))
+            controls.append(
+                (
+                    "tab",
+                    Box(rect.x(), rect.y(), rect.width(), rect.height()),
+                    None,
+                    bar.tabText(index),
+                )
+            )
     return controls
 
 
@@ -449,15 +473,27 @@ def one(elements: list[Element], **fields: object) -> Element:
 def test_text_inside_a_button_becomes_the_button() -> None:
     button = Widget(Box(100, 50, 80, 24), "button", 0.8)
     elements = fuse([text(120, 53, 40, 18, "Save")], [button])
-    assert elements == [Element(id=0, box=button.box, kind="button", text="Save", source="merged",
-                                score=0.8, interactive=True)]
+    assert elements == [
+        Element(
+            id=0,
+            box=button.box,
+            kind="button",
+            text="Save",
+            source="merged",
+            score=0.8,
+            interactive=True,
+        )
+    ]
 
 
 def test_a_toggle_takes_the_text_on_its_right_and_keeps_its_state() -> None:
     box = Widget(Box(20, 100, 14, 14), "checkbox", 0.85, frozenset({"checked"}))
     radio = Widget(Box(20, 140, 14, 14), "radio", 0.85)
-    texts = [text(40, 98, 90, 18, "Accept terms"), text(40, 139, 50, 18, "Small"),
-             text(300, 99, 60, 18, "Elsewhere")]
+    texts = [
+        text(40, 98, 90, 18, "Accept terms"),
+        text(40, 139, 50, 18, "Small"),
+        text(300, 99, 60, 18, "Elsewhere"),
+    ]
     elements = fuse(texts, [box, radio])
     accept = one(elements, text="Accept terms")
     assert (accept.kind, accept.state, accept.source) == ("checkbox", {"checked"}, "merged")
@@ -467,22 +503,33 @@ def test_a_toggle_takes_the_text_on_its_right_and_keeps_its_state() -> None:
 
 
 def test_the_toggle_glyph_ocr_read_into_the_label_is_dropped() -> None:
-    widgets = [Widget(Box(23, 168, 14, 14), "checkbox", 0.85, frozenset({"checked"})),
-               Widget(Box(23, 235, 14, 14), "checkbox", 0.85),
-               Widget(Box(23, 302, 14, 14), "radio", 0.85)]
-    texts = [text(20, 165, 105, 21, "✓Accept terms"), text(19, 232, 70, 20, "Offers"),
-             text(21, 299, 51, 22, "O Free")]
+    widgets = [
+        Widget(Box(23, 168, 14, 14), "checkbox", 0.85, frozenset({"checked"})),
+        Widget(Box(23, 235, 14, 14), "checkbox", 0.85),
+        Widget(Box(23, 302, 14, 14), "radio", 0.85),
+    ]
+    texts = [
+        text(20, 165, 105, 21, "✓Accept terms"),
+        text(19, 232, 70, 20, "Offers"),
+        text(21, 299, 51, 22, "O Free"),
+    ]
     assert [e.text for e in fuse(texts, widgets)] == ["Accept terms", "Offers", "Free"]
 
 
 def test_an_input_is_named_by_its_label_on_the_left_or_above() -> None:
-    widgets = [Widget(Box(80, 10, 300, 24), "input", 0.7),
-               Widget(Box(80, 40, 300, 24), "input", 0.7),
-               Widget(Box(10, 110, 300, 24), "input", 0.7),
-               Widget(Box(900, 200, 200, 24), "input", 0.7)]
-    texts = [text(8, 13, 40, 18, "Name"), text(8, 43, 42, 18, "Email"),
-             text(86, 43, 120, 18, "ada@example.com"), text(10, 88, 60, 18, "Comment"),
-             text(300, 203, 50, 18, "Far")]
+    widgets = [
+        Widget(Box(80, 10, 300, 24), "input", 0.7),
+        Widget(Box(80, 40, 300, 24), "input", 0.7),
+        Widget(Box(10, 110, 300, 24), "input", 0.7),
+        Widget(Box(900, 200, 200, 24), "input", 0.7),
+    ]
+    texts = [
+        text(8, 13, 40, 18, "Name"),
+        text(8, 43, 42, 18, "Email"),
+        text(86, 43, 120, 18, "ada@example.com"),
+        text(10, 88, 60, 18, "Comment"),
+        text(300, 203, 50, 18, "Far"),
+    ]
     elements = fuse(texts, widgets)
     assert one(elements, kind="input", name="Name").text == ""
     email = one(elements, kind="input", name="Email")
@@ -496,27 +543,49 @@ def test_containers_stay_and_do_not_swallow_their_texts() -> None:
     group = Widget(Box(10, 40, 600, 300), "container", 0.9)
     elements = fuse([text(30, 60, 80, 18, "Inside"), text(12, 20, 60, 18, "Options")], [group])
     assert [(e.kind, e.text) for e in elements] == [
-        ("text", "Options"), ("container", ""), ("text", "Inside")]
+        ("text", "Options"),
+        ("container", ""),
+        ("text", "Inside"),
+    ]
     assert not one(elements, kind="container").interactive
 
 
 def test_a_glyph_in_the_middle_of_a_text_or_a_lone_letter_is_not_a_toggle() -> None:
     at_sign = Widget(Box(90, 12, 12, 12), "radio", 0.75, frozenset({"checked"}))
     letter_b = Widget(Box(300, 10, 12, 14), "checkbox", 0.75, frozenset({"checked"}))
-    elements = fuse([text(50, 8, 140, 20, "ada@example.com"), text(299, 8, 15, 18, "B"),
-                     text(320, 8, 60, 18, "Road")], [at_sign, letter_b])
+    elements = fuse(
+        [
+            text(50, 8, 140, 20, "ada@example.com"),
+            text(299, 8, 15, 18, "B"),
+            text(320, 8, 60, 18, "Road"),
+        ],
+        [at_sign, letter_b],
+    )
     assert [(e.kind, e.text) for e in elements] == [
-        ("text", "ada@example.com"), ("text", "B"), ("text", "Road")]
+        ("text", "ada@example.com"),
+        ("text", "B"),
+        ("text", "Road"),
+    ]
 
 
 def test_reading_order_is_rows_then_left_to_right_despite_jitter() -> None:
-    texts = [text(300, 103, 50, 18, "third"), text(10, 100, 50, 18, "first"),
-             text(150, 97, 50, 18, "second"), text(10, 130, 50, 18, "next row"),
-             text(10, 160, 50, 18, "last")]
+    texts = [
+        text(300, 103, 50, 18, "third"),
+        text(10, 100, 50, 18, "first"),
+        text(150, 97, 50, 18, "second"),
+        text(10, 130, 50, 18, "next row"),
+        text(10, 160, 50, 18, "last"),
+    ]
     button = Widget(Box(200, 155, 80, 26), "button", 0.8)
     elements = fuse(texts, [button])
     assert [e.text or e.kind for e in elements] == [
-        "first", "second", "third", "next row", "last", "button"]
+        "first",
+        "second",
+        "third",
+        "next row",
+        "last",
+        "button",
+    ]
     assert [e.id for e in elements] == list(range(len(elements)))
 
 
@@ -572,8 +641,10 @@ def test_fused_fusion_form_names_every_control(
             assert found.box.iou(window_box(button, window)) > 0.9
         toggles = {e.text: e for e in elements if e.kind in ("checkbox", "radio")}
         assert {name: (e.kind, e.state) for name, e in toggles.items()} == {
-            "Accept terms": ("checkbox", {"checked"}), "Subscribe": ("checkbox", frozenset()),
-            "Small": ("radio", frozenset()), "Large": ("radio", {"checked"}),
+            "Accept terms": ("checkbox", {"checked"}),
+            "Subscribe": ("checkbox", frozenset()),
+            "Small": ("radio", frozenset()),
+            "Large": ("radio", {"checked"}),
         }
         indicators = {label: box for _, box, _, label in expected_controls(window)}
         for toggle in window.findChildren(QCheckBox) + window.findChildren(QRadioButton):
