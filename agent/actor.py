@@ -162,10 +162,11 @@ class OfflineActor:
     def _scroll(self, step: Step) -> None:
         direction = step.direction or "down"
         if step.target:
+            # a named area to scroll is usually the list or pane beside its label
             self._on_target(
                 step,
                 step.target,
-                step.kind,
+                step.kind or "container",
                 lambda c: (
                     Scroll(direction=direction, amount=step.amount, target=_by_id(c)),
                     c.element.box.center,

@@ -26,6 +26,7 @@ KIND_FAMILIES: dict[str, frozenset[str]] = {
     "button": frozenset({"button", "link", "icon"}),
     "tab": frozenset({"tab", "button", "text"}),
     "list_item": frozenset({"list_item", "text", "menuitem"}),
+    "container": frozenset({"container", "input"}),
 }
 
 
@@ -76,7 +77,7 @@ def rank(
     """
     old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
     scored: list[Candidate] = []
-    if kind in ("input", "combo"):
+    if kind in ("input", "combo", "container"):
         scored.extend(_inputs_by_label(screen, description, kind))
     for element in screen.elements:
         similarity = text_similarity(description, element.text)

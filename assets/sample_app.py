@@ -55,7 +55,8 @@ COUNTRIES = [
     "Mexico",
 ]
 PLANS = ["Free", "Pro", "Team"]
-COLOURS = ["Red", "Green", "Blue", "Yellow", "Purple", "Orange"]
+COLOURS = ["Red", "Green", "Blue", "Yellow", "Purple", "Orange", "Teal", "Maroon", "Olive", "Navy"]
+VISIBLE_COLOURS = 6  # the rest are reached by scrolling the list
 LOG_LEVELS = ["Error", "Warning", "Info", "Debug"]
 TABS = ["General", "Advanced"]
 
@@ -227,7 +228,7 @@ class SampleWindow(QMainWindow):
         self.country_combo.addItems(COUNTRIES)
         self.colour_list = QListWidget()
         self.colour_list.addItems(COLOURS)
-        rows = self.colour_list.sizeHintForRow(0) * len(COLOURS)
+        rows = self.colour_list.sizeHintForRow(0) * VISIBLE_COLOURS
         self.colour_list.setFixedHeight(rows + 2 * self.colour_list.frameWidth() + 4)
 
         details = QGroupBox("Customer details")

@@ -110,3 +110,11 @@ def test_impossible_task_fails_with_a_reason(agent, sample_app):
     assert result.outcome == "failed"
     assert "nothing on screen matches 'Launch Rocket'" in result.reason
     assert not sample_app.state_file.exists()
+
+
+def test_scroll_a_list_to_reach_an_item(agent, sample_app):
+    result = agent(
+        "scroll down in Favourite colour, then select Navy in Favourite colour, press Ctrl+S"
+    )
+    assert result.ok, result.reason
+    assert sample_app.state()["favourite_colour"] == "Navy"

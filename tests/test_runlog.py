@@ -1,0 +1,47 @@
+"""The run log: written as the run goes, and never holding a secret the user typed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.loop import secrets_in
+from clickwright.agent.runlog import REDACTED, RunLog, looks_secret
+from clickwright.types import Frame, Screen
+
+
+def test_secret_fields_are_recognised_by_their_label():
+    assert looks_secret("Password:") and looks_secret("API key") and looks_secret("PIN")
+    assert not looks_secret("Name") and not looks_secret("Email")
+
+
+def test_typed_secrets_never_reach_the_log(tmp_path):
+    task = "type 'hunter2 \"x\"' into the Password field, type 'Ada' into Name"
+    secrets = secrets_in(interpret(task))
+    assert secrets == ['hunter2 "x"']
+    log = RunLog(tmp_path, {"task": task}, secrets=secrets)
+    frame = Frame(np.zeros((10, 10, 3), np.uint8))
+    log.save_frame(frame, "0001")
+    log.save_elements(Screen(frame), "0001")
+    log.add_step(
+        {
+            "instruction": "type 'hunter2 \"x\"' into the Password field",
+            "action": {"type": "type", "text": 'hunter2 "x"'},
+        }
+    )
+    log.finish("done", "ok")
+    written = (log.dir / "steps.jsonl").read_text() + (log.dir / "run.json").read_text()
+    assert "hunter2" not in written
+    assert REDACTED in written and "Ada" in written
+    assert json.loads((log.dir / "run.json").read_text())["outcome"] == "done"
+
+
+def test_each_step_is_on_disk_as_soon_as_it_is_added(tmp_path):
+    log = RunLog(tmp_path, {"task": "click Save"})
+    record = log.add_step({"instruction": "click Save", "durations": {"act": 0.5}})
+    assert record["index"] == 1
+    info = json.loads((log.dir / "run.json").read_text())
+    assert info["steps"] == 1 and info["outcome"] == "running"
+    assert info["durations"]["act"] == 0.5
