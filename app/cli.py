@@ -6,6 +6,7 @@ import contextlib
 import json
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -106,13 +107,18 @@ def run(
     from clickwright.agent.loop import run_task
     from clickwright.agent.state import Settings
     from clickwright.app.report import write_report
+    from clickwright.app.stop_hotkey import stop_hotkey
 
     interpret(task)  # a task the planner cannot read fails before any display starts
     settings = Settings(max_steps=max_steps, dry_run=dry_run)
-    with open_device(virtual, display, screen) as device:
+    stop = threading.Event()
+    with stop_hotkey(stop) as hotkey, open_device(virtual, display, screen) as device:
+        if hotkey and not as_json:
+            out.print(f"press {hotkey} to stop")
         if launch:
             start_program(device, launch)
-        result = run_task(task, device, runs_dir, settings, on_step=None if as_json else print_step)
+        on_step = None if as_json else print_step
+        result = run_task(task, device, runs_dir, settings, on_step=on_step, stop=stop)
     report = write_report(result.run_dir)
     if as_json:
         print(

@@ -1,0 +1,82 @@
+"""The stop hotkey: pressing it on the user's own keyboard stops a run after its current action.
+
+It watches the display the user sits at (their $DISPLAY), which with --virtual is not the one
+the agent drives. On X11 it is a passive key grab on the root window, polled with a timeout so
+it stops promptly (pynput's XRecord listener only notices a stop request on the next event); on
+other platforms pynput's global hotkeys.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import threading
+from collections.abc import Callable, Iterator
+
+STOP_KEYS_LABEL = "Ctrl+Shift+F12"
+
+
+class _X11Grab(threading.Thread):
+    def __init__(self, display_name: str, on_press: Callable[[], None]) -> None:
+        super().__init__(name="clickwright-stop-hotkey", daemon=True)
+        from Xlib import XK, X
+        from Xlib.display import Display
+
+        self._on_press = on_press
+        self._halt = threading.Event()
+        self._display = Display(display_name)
+        root = self._display.screen().root
+        keycode = self._display.keysym_to_keycode(XK.string_to_keysym("F12"))
+        wanted = X.ControlMask | X.ShiftMask
+        for locks in (0, X.LockMask, X.Mod2Mask, X.LockMask | X.Mod2Mask):  # Caps/Num Lock
+            root.grab_key(keycode, wanted | locks, True, X.GrabModeAsync, X.GrabModeAsync)
+        self._display.sync()
+        self._key_press = X.KeyPress
+
+    def run(self) -> None:
+        display = self._display
+        while not self._halt.is_set():
+            select.select([display], [], [], 0.2)
+            while display.pending_events():
+                if display.next_event().type == self._key_press:
+                    self._on_press()
+
+    def close(self) -> None:
+        self._halt.set()
+        self.join(timeout=2)
+        self._display.close()
+
+
+class _PynputHotkey:
+    def __init__(self, on_press: Callable[[], None]) -> None:
+        from pynput import keyboard
+
+        self._listener = keyboard.GlobalHotKeys({"<ctrl>+<shift>+<f12>": on_press})
+        self._listener.start()
+        self._listener.wait()
+
+    def close(self) -> None:
+        self._listener.stop()
+
+
+@contextlib.contextmanager
+def stop_hotkey(stop: threading.Event, display: str | None = None) -> Iterator[str | None]:
+    """Set `stop` when the hotkey is pressed; yields its label, or None if no keyboard is there."""
+    watcher: _X11Grab | _PynputHotkey | None = None
+    try:
+        if sys.platform.startswith("linux"):
+            name = display or os.environ.get("DISPLAY")
+            if name:
+                watcher = _X11Grab(name, stop.set)
+                watcher.start()
+        else:
+            watcher = _PynputHotkey(stop.set)
+    except Exception:  # no X server, keys grabbed by another program: run without a hotkey
+        watcher = None
+    try:
+        yield STOP_KEYS_LABEL if watcher is not None else None
+    finally:
+        if watcher is not None:
+            watcher.close()
