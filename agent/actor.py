@@ -75,7 +75,12 @@ class OfflineActor:
     # ---- verbs ------------------------------------------------------------------------------
 
     def _click(self, step: Step) -> None:
-        self._on_target(step, step.target or "", step.kind, click(make=POINTER[step.verb]))
+        def expect(c: Candidate) -> Expectation:
+            if c.element.kind == "radio" and step.verb == "click":
+                return Expectation("state", box=c.element.box, state="checked")
+            return CHANGE
+
+        self._on_target(step, step.target or "", step.kind, click(expect, POINTER[step.verb]))
 
     _double_click = _right_click = _click
 
