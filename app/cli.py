@@ -22,7 +22,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A GUI automation agent: describe a task, clickwright sees the screen, acts and verifies.",
 )
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
 
 VERDICT_STYLE = {"success": "green", "unverified": "yellow", "retry": "red", "dry_run": "cyan"}
@@ -153,6 +153,85 @@ def start_program(device: Any, command: str, timeout: float = 30.0) -> None:
             raise ClickwrightError(f"{command!r} showed nothing within {timeout:g} s")
         time.sleep(0.1)
     wait_until_stable(device, timeout=10, quiet=0.5)
+
+
+def load_image(path: Path) -> Any:
+    """An image file as an RGB frame, or a one-line error saying why it cannot be read."""
+    import numpy as np
+    from PIL import Image, UnidentifiedImageError
+
+    from clickwright.types import Frame
+
+    try:
+        with Image.open(path) as image:
+            pixels = np.asarray(image.convert("RGB"))
+    except (OSError, UnidentifiedImageError) as exc:
+        raise ClickwrightError(f"cannot read image {str(path)!r}: {exc}") from None
+    if pixels.size == 0:
+        raise ClickwrightError(f"image {str(path)!r} is empty")
+    return Frame(pixels)
+
+
+@app.command()
+def parse(
+    image: Annotated[
+        Path | None, typer.Option(help="Parse this screenshot instead of a screen.")
+    ] = None,
+    virtual: Annotated[bool, typer.Option("--virtual", help="Parse a fresh Xvfb display.")] = False,
+    display: Annotated[str | None, typer.Option(help="X display to parse, e.g. :1.")] = None,
+    screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
+    launch: Annotated[
+        str | None, typer.Option(help="Program to start on the display first.")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the elements as JSON.")
+    ] = None,
+    draw: Annotated[Path | None, typer.Option(help="Write the frame with numbered boxes.")] = None,
+) -> None:
+    """Show what clickwright sees: the elements parsed from a screen or a screenshot."""
+    from PIL import Image
+    from rich.markup import escape
+    from rich.table import Table
+
+    from clickwright.devices.base import wait_until_stable
+    from clickwright.parsers.marks import draw_marks
+    from clickwright.parsers.screen_parser import ScreenParser
+
+    if image is not None:
+        if virtual or display:
+            raise ClickwrightError("--image cannot be combined with --virtual or --display")
+        frame = load_image(image)
+    else:
+        with open_device(virtual, display, screen) as device:
+            if launch:
+                start_program(device, launch)
+            frame = wait_until_stable(device).frame
+    parser = ScreenParser()
+    parsed = parser.parse(frame)
+    table = Table("id", "kind", "text", "label", "box", "source", "score", box=None)
+    for e in parsed.elements:
+        state = f" [{', '.join(sorted(e.state))}]" if e.state else ""
+        table.add_row(
+            str(e.id),
+            escape(e.kind + state),
+            escape(e.text),
+            escape(e.name),
+            ",".join(map(str, e.box)),
+            e.source,
+            f"{e.score:.2f}",
+        )
+    out.print(table)
+    t = parser.last
+    out.print(
+        f"{len(parsed.elements)} elements; OCR {t.ocr * 1000:.0f} ms, widgets "
+        f"{t.widgets * 1000:.0f} ms, fusion {t.fusion * 1000:.0f} ms"
+    )
+    if json_out is not None:
+        json_out.write_text(json.dumps(parsed.to_json(), indent=1, ensure_ascii=False))
+        out.print(f"elements: {json_out}")
+    if draw is not None:
+        Image.fromarray(draw_marks(frame.pixels, parsed.elements)).save(draw)
+        out.print(f"drawing: {draw}")
 
 
 @app.command()
