@@ -123,7 +123,8 @@ def rejection(namer: IconNamer, groups: dict[str, list[tuple[str, np.ndarray]]])
         named = [(t, namer.name(c)) for t, c in samples]
         slipped = [(t, r[0]) for t, r in named if r is not None]
         print(
-            f"not-icons, {title}: {len(samples)} crops, rejected {1 - len(slipped) / len(samples):.1%}"
+            f"not-icons, {title}: {len(samples)} crops, "
+            f"rejected {1 - len(slipped) / len(samples):.1%}"
             + (f"; named: {Counter(slipped).most_common(8)}" if slipped else "")
         )
 

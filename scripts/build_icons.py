@@ -30,7 +30,7 @@ import json
 import os
 import re
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -545,7 +545,7 @@ def _qt() -> None:
         _qt.app = QApplication([])  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _codepoints(path: str) -> dict[str, int]:
     text = Path(path).read_text()
     if path.endswith(".scss"):
@@ -624,7 +624,6 @@ def coverage(kind: str, ref: str, px: int, shift: tuple[float, float] = (0.0, 0.
     _qt()
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QImage, QPainter
-    from PySide6.QtSvg import QSvgRenderer
 
     renderer = _svg(ref)
     image = QImage(px + 4, px + 4, QImage.Format.Format_ARGB32)
@@ -668,8 +667,8 @@ def compose(ink: np.ndarray, fg, bg, pads: tuple[int, int, int, int]) -> np.ndar
         ink = np.zeros((8, 8), np.float32)
     else:
         ink = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
-    t, b, l, r = pads
-    ink = np.pad(ink, ((t, b), (l, r)))
+    top, bottom, left, right = pads
+    ink = np.pad(ink, ((top, bottom), (left, right)))
     fg, bg = np.array(fg, np.float32), np.array(bg, np.float32)
     rgb = bg + (fg - bg) * ink[:, :, None]
     return np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
