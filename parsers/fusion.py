@@ -4,6 +4,8 @@ OCR knows what is written, widget detection knows what can be clicked; neither a
 agent that "Save" is a button or which line edit is "Email". Fusion puts each text where it
 belongs: inside a button (the button's label), beside a check box (the check box's label),
 inside a line edit (its value), left of or above a line edit (its name), or on its own.
+When the platform has an accessibility tree, `fuse_accessibility` then folds it in: the tree's
+roles, names and states win, and the pixels keep what the tree does not know.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from clickwright.parsers.widgets import Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
+
+if TYPE_CHECKING:
+    from clickwright.parsers.a11y.node import A11yNode
 
 TOGGLES = ("checkbox", "radio")
 FIELDS = ("input", "combo")  # widgets that take a name from a label beside or above them
@@ -98,6 +103,173 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         for t in free
     )
     return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+
+
+# ---- accessibility ------------------------------------------------------------------------
+
+A11Y_STATES = frozenset({"checked", "selected", "focused", "disabled"})
+TEXT_KINDS = ("text",)
+SAME_BOX = 0.6  # IoU at which a tree container and a pixel element are one thing
+HELD = 0.6  # share of a pixel element that must lie in a node for the node to explain it
+
+
+def fuse_accessibility(
+    elements: list[Element],
+    nodes: list[A11yNode],
+    frame_size: tuple[int, int] | None = None,
+) -> list[Element]:
+    """Merge an accessibility tree into parsed elements; ids 0..n-1 in reading order.
+
+    `nodes` must already be in frame pixels (see `clickwright.parsers.a11y.to_frame`). Each
+    pixel element is explained by the smallest node that holds it and can be it (a text by a
+    label or a control, a widget by a control, a panel by a container); such a node becomes
+    one element with the tree's role, name, value and states (source "merged"). Named or
+    actionable nodes no pixel matched are added (source "a11y"); text the tree lacks (canvas,
+    images, web content) and widgets nothing names are kept as they were. Hidden, offscreen
+    and zero-size nodes, and containers that explain nothing, are left out.
+    """
+    usable = _usable_nodes(nodes, frame_size)
+    owner: dict[int, list[Element]] = {}
+    kept: list[Element] = []
+    for element in elements:
+        index = _explaining_node(element, usable)
+        if index is None:
+            kept.append(element)
+        else:
+            owner.setdefault(index, []).append(element)
+
+    merged = [_merged_element(usable[i], held) for i, held in sorted(owner.items())]
+    parts = kept + merged
+    field_names = {_label_key(e.name) for e in parts if e.name}
+    for index, node in enumerate(usable):
+        if index in owner or not _worth_adding(node, field_names):
+            continue
+        element = _a11y_element(node)
+        if any(_same_thing(element, other) for other in parts):
+            continue
+        parts.append(element)
+    return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+
+
+def _usable_nodes(nodes: list[A11yNode], frame_size: tuple[int, int] | None) -> list[A11yNode]:
+    """Visible nodes clipped to the frame, with labels folded into the controls they name."""
+    frame = Box(0, 0, *frame_size) if frame_size else None
+    usable = []
+    for node in nodes:
+        box = node.box
+        if not node.visible:
+            continue
+        if frame is not None:
+            if box.intersection(frame) < 0.5 * box.area:
+                continue  # mostly off the captured area
+            x, y = max(box.x, 0), max(box.y, 0)
+            box = Box(x, y, min(box.right, frame.w) - x, min(box.bottom, frame.h) - y)
+        if node.kind in TEXT_KINDS and not node.label:
+            continue
+        usable.append(replace(node, box=box) if box != node.box else node)
+    # A label inside a control that repeats (or supplies) its name is the control's own text:
+    # GTK buttons hold a label child, Android rows their title.
+    controls = [
+        i for i, n in enumerate(usable) if n.kind not in TEXT_KINDS + ("container", "image")
+    ]
+    drop: set[int] = set()
+    for i, node in enumerate(usable):
+        if node.kind not in TEXT_KINDS:
+            continue
+        for c in controls:
+            control = usable[c]
+            if not control.box.contains(node.box, slack=2):
+                continue
+            if not control.name and control.kind not in FIELDS:
+                usable[c] = control = replace(control, name=node.label)
+            if _label_key(control.label) == _label_key(node.label):
+                drop.add(i)
+                break
+    return [n for i, n in enumerate(usable) if i not in drop]
+
+
+def _explaining_node(element: Element, nodes: list[A11yNode]) -> int | None:
+    """Index of the smallest node that can be `element`, if any."""
+    best: tuple[int, float, int] | None = None
+    for index, node in enumerate(nodes):
+        if node.kind == "container" or element.kind == "container":
+            fits = node.kind == "container" and node.box.iou(element.box) >= SAME_BOX
+        elif node.kind in TEXT_KINDS:
+            fits = element.kind == "text" and _held(element.box, node.box)
+        else:
+            fits = _held(element.box, node.box)
+        if fits:
+            key = (node.box.area, -node.box.iou(element.box), index)
+            if best is None or key < best:
+                best = key
+    return best[2] if best else None
+
+
+def _held(inner: Box, outer: Box) -> bool:
+    return inner.area > 0 and outer.intersection(inner) >= HELD * inner.area
+
+
+def _merged_element(node: A11yNode, held: list[Element]) -> Element:
+    box = node.box
+    if node.kind in TOGGLES:  # Qt's check box spans its layout cell; the drawn part takes clicks
+        drawn = held[0].box
+        for element in held[1:]:
+            drawn = drawn.union(element.box)
+        if box.contains(drawn, slack=4):
+            box = drawn
+    pixel_text = " ".join(e.text for e in _reading_order(held, lambda e: e.box) if e.text)
+    pixel_name = next((e.name for e in held if e.name), "")
+    if node.kind in FIELDS:
+        text = pixel_text if "password" in node.states else node.value
+        name = node.name or pixel_name
+    else:
+        text = node.label or pixel_text
+        name = node.name if node.kind in ("icon", "image") else ""
+    return Element(
+        id=0,
+        box=box,
+        kind=node.kind,
+        text=text,
+        source="merged",
+        score=max(e.score for e in held),
+        interactive=node.interactive and node.kind not in CONTAINERS + TEXT_KINDS,
+        name=name,
+        state=node.states & A11Y_STATES,
+    )
+
+
+def _worth_adding(node: A11yNode, field_names: set[str]) -> bool:
+    """Whether a node no pixel element matched tells the agent something."""
+    if node.kind == "container" or (node.kind == "image" and not node.label):
+        return False
+    if node.kind in TEXT_KINDS:
+        return _label_key(node.label) not in field_names  # a field's label, already its name
+    return bool(node.label) or node.interactive
+
+
+def _a11y_element(node: A11yNode) -> Element:
+    is_field = node.kind in FIELDS
+    return Element(
+        id=0,
+        box=node.box,
+        kind=node.kind,
+        text=node.value if is_field else node.label,
+        source="a11y",
+        score=0.9,  # the tree says it is there; the pixels did not confirm it
+        interactive=node.interactive and node.kind not in CONTAINERS + TEXT_KINDS,
+        name=node.name if is_field or node.kind in ("icon", "image") else "",
+        state=node.states & A11Y_STATES,
+    )
+
+
+def _same_thing(element: Element, other: Element) -> bool:
+    if element.box.iou(other.box) < 0.8:
+        return False
+    return _label_key(element.text or element.name) == _label_key(other.text or other.name)
+
+
+def _label_key(text: str) -> str:
+    return " ".join(text.casefold().replace("&", "").split()).rstrip(":：").strip()
 
 
 def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
