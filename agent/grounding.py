@@ -81,6 +81,8 @@ def rank(
         scored.extend(_inputs_by_label(screen, description, kind))
     for element in screen.elements:
         similarity = text_similarity(description, element.text)
+        if element.kind == "icon" or not element.text:  # an icon is known by its name
+            similarity = max(similarity, text_similarity(description, element.name))
         if similarity < MIN_SCORE:
             continue
         score, reasons = similarity, [f"text {similarity:.0f}%"]

@@ -112,3 +112,11 @@ def test_critic_verdicts():
     assert (
         judge(checked, unchecked, Expectation("state", box=box, state="checked")).status == "retry"
     )
+
+
+def test_an_icon_is_found_by_its_name():
+    s = screen(
+        el(0, "text", "Search results", (10, 10, 120, 20)),
+        el(1, "icon", "", (300, 10, 24, 24), name="search"),
+    )
+    assert rank(s, "search", "icon")[0].element.id == 1
