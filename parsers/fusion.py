@@ -57,6 +57,7 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
 
     parts: list[Element] = []
     toggles = [w for w in widgets if w.kind in TOGGLES]
+    free = [t for t in free if not _is_toggle_glyph(t, toggles)]
     for toggle, label in _pair_toggles(toggles, free):
         if label is None:
             parts.append(_widget_element(toggle))
@@ -317,6 +318,13 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
         ):
             return True
     return False
+
+
+def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
+    """OCR's reading of a check box or radio itself ("●", "✓"): symbols over a toggle."""
+    if any(c.isalnum() for c in text.text):
+        return False
+    return any(text.box.intersection(t.box) >= 0.4 * max(1, text.box.area) for t in toggles)
 
 
 def _host(box: Box, widgets: list[Widget]) -> int | None:

@@ -666,3 +666,13 @@ def test_fused_web_style_form(app: QApplication, ocr: Callable[..., Any], tick: 
         assert one(elements, kind="checkbox", text="Remember me").state == {"checked"}
         assert one(elements, kind="radio", text="Monthly").state == {"checked"}
         assert one(elements, kind="radio", text="Yearly").state == frozenset()
+
+
+def test_ocr_reading_of_a_radio_glyph_is_not_its_label():
+    radio = Widget(Box(593, 146, 14, 14), "radio", 0.8, frozenset({"checked"}))
+    texts = [
+        TextBox(Box(593, 143, 15, 22), "●", 0.33),
+        TextBox(Box(614, 143, 30, 22), "Free", 0.99),
+    ]
+    (element,) = fuse(texts, [radio])
+    assert (element.kind, element.text, element.state) == ("radio", "Free", frozenset({"checked"}))
