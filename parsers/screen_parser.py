@@ -1,4 +1,10 @@
-"""Frame -> Screen: OCR text and detected widgets, fused into numbered elements."""
+"""Frame -> Screen: OCR text and detected widgets, fused into numbered elements.
+
+OCR is the slow stage, so it is spent only where the screen changed: a frame seen before comes
+from the cache whole, and a frame that differs from the last parsed one in a few places has
+only those regions read again (`region_cache`), the old text elsewhere kept. Widget detection
+is cheap and always runs on the whole frame.
+"""
 
 from __future__ import annotations
 
@@ -7,48 +13,114 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from clickwright.parsers.fusion import fuse
-from clickwright.parsers.ocr import OcrEngine, RapidOcrEngine
+import numpy as np
+
+from clickwright.errors import DeviceError
+from clickwright.parsers.fusion import TextBox, fuse
+from clickwright.parsers.ocr import OcrEngine, ocr_engine
+from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.widgets import detect_widgets
-from clickwright.types import Frame, Screen
+from clickwright.types import Box, Frame, Screen
 
 
 @dataclass
 class ParseTimings:
-    """Seconds spent in each stage of the most recent parse (0 when it came from the cache)."""
+    """Seconds spent in each stage of the most recent parse (0 when it came from the cache).
+
+    `regions` are the boxes OCR read again; empty when it read the whole frame (or nothing).
+    `diff` is the time spent finding them.
+    """
 
     ocr: float = 0.0
     widgets: float = 0.0
     fusion: float = 0.0
     cached: bool = False
+    diff: float = 0.0
+    regions: tuple[Box, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class _Parsed:
+    screen: Screen
+    texts: tuple[TextBox, ...]
 
 
 @dataclass
 class ScreenParser:
-    """Parses frames, remembering recent results so an unchanged screen is never parsed twice."""
+    """Parses frames, never reading the same pixels twice: whole frames seen before come from
+    the cache, and only the changed regions of a new frame are read again."""
 
-    ocr: OcrEngine = field(default_factory=RapidOcrEngine)
+    ocr: OcrEngine = field(default_factory=ocr_engine)
     cache_size: int = 8
+    incremental: bool = True
     last: ParseTimings = field(default_factory=ParseTimings)
-    _cache: OrderedDict[str, Screen] = field(default_factory=OrderedDict, repr=False)
+    _cache: OrderedDict[str, _Parsed] = field(default_factory=OrderedDict, repr=False)
+    _previous: _Parsed | None = field(default=None, repr=False)
 
     def parse(self, frame: Frame) -> Screen:
-        key = hashlib.blake2b(frame.pixels.tobytes(), digest_size=16).hexdigest()
+        pixels = rgb_pixels(frame.pixels)
+        key = hashlib.blake2b(pixels.tobytes(), digest_size=16).hexdigest() + str(pixels.shape)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
+            self._previous = cached
             self.last = ParseTimings(cached=True)
-            return Screen(frame, cached.elements)
+            return Screen(frame, cached.screen.elements)
         start = time.perf_counter()
-        texts = self.ocr.read(frame.pixels)
+        regions = self._changed(pixels)
+        after_diff = time.perf_counter()
+        texts = self._read(pixels, regions)
         after_ocr = time.perf_counter()
-        widgets = detect_widgets(frame.pixels)
+        widgets = detect_widgets(pixels)
         after_widgets = time.perf_counter()
-        screen = Screen(frame, tuple(fuse(texts, widgets)))
+        screen = Screen(frame, tuple(fuse(list(texts), widgets)))
         self.last = ParseTimings(
-            after_ocr - start, after_widgets - after_ocr, time.perf_counter() - after_widgets
+            ocr=after_ocr - after_diff,
+            widgets=after_widgets - after_ocr,
+            fusion=time.perf_counter() - after_widgets,
+            diff=after_diff - start,
+            regions=tuple(regions or ()),
         )
-        self._cache[key] = screen
+        self._previous = self._cache[key] = _Parsed(screen, texts)
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return screen
+
+    def _changed(self, pixels: np.ndarray) -> list[Box] | None:
+        """Regions that differ from the last parsed frame; None to read the whole frame."""
+        if not self.incremental or self._previous is None:
+            return None
+        before = rgb_pixels(self._previous.screen.frame.pixels)
+        return changed_regions(before, pixels, self._previous.texts)
+
+    def _read(self, pixels: np.ndarray, regions: list[Box] | None) -> tuple[TextBox, ...]:
+        if regions is None or self._previous is None:
+            return tuple(self.ocr.read(pixels))
+        kept = [t for t in self._previous.texts if not any(t.box.intersection(r) for r in regions)]
+        height, width = pixels.shape[:2]
+        for region in regions:
+            crop = crop_box(region, (width, height))
+            for text in self.ocr.read(pixels[crop.y : crop.bottom, crop.x : crop.right]):
+                box = text.box._replace(x=text.box.x + crop.x, y=text.box.y + crop.y)
+                if region.contains_point(*box.center):
+                    kept.append(TextBox(box, text.text, text.score))
+        return tuple(kept)
+
+
+def rgb_pixels(pixels: np.ndarray) -> np.ndarray:
+    """The frame as HxWx3 uint8 RGB: grey frames are spread to three channels and an alpha
+    channel is dropped; anything else is not a screen capture."""
+    hint = "capture frames as 8-bit RGB, e.g. numpy.asarray(image.convert('RGB'))"
+    if not isinstance(pixels, np.ndarray) or pixels.dtype != np.uint8:
+        kind = getattr(pixels, "dtype", type(pixels).__name__)
+        raise DeviceError(f"a frame must be a uint8 numpy array, got {kind}", hint)
+    channels = pixels.shape[2] if pixels.ndim == 3 else 0 if pixels.ndim == 2 else -1
+    if channels == 3:
+        return pixels
+    if channels == 4:
+        return np.ascontiguousarray(pixels[:, :, :3])
+    if channels in (0, 1):
+        return np.ascontiguousarray(np.repeat(pixels.reshape(*pixels.shape[:2], 1), 3, axis=2))
+    raise DeviceError(
+        f"a frame must be HxW (grey), HxWx3 (RGB) or HxWx4 (RGBA), got shape {pixels.shape}", hint
+    )

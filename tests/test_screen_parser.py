@@ -1,0 +1,183 @@
+"""The screen parser on real Qt screenshots: caching, incremental re-reading, bad frames.
+
+The sample app is drawn offscreen onto a desktop-sized frame; each change (a typed character,
+an opened dropdown) is parsed incrementally and from scratch, and both must agree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPoint  # noqa: E402 - after choosing the Qt platform
+from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QWidget  # noqa: E402
+
+from clickwright.assets.sample_app import SampleWindow, configure_app  # noqa: E402
+from clickwright.errors import ClickwrightError  # noqa: E402
+from clickwright.parsers.fusion import TextBox  # noqa: E402
+from clickwright.parsers.ocr import OcrEngine, ocr_engine  # noqa: E402
+from clickwright.parsers.screen_parser import ScreenParser  # noqa: E402
+from clickwright.types import Element, Frame  # noqa: E402
+
+DESKTOP = (1280, 800)
+WINDOW_AT = (40, 40)
+
+
+class CountingEngine(OcrEngine):
+    """A real engine that counts the pixels it is asked to read."""
+
+    def __init__(self, engine: OcrEngine) -> None:
+        self.engine = engine
+        self.calls: list[tuple[int, int]] = []
+
+    def read(self, pixels: np.ndarray) -> list[TextBox]:
+        self.calls.append(pixels.shape[:2])
+        return self.engine.read(pixels)
+
+
+@pytest.fixture(scope="module")
+def engine() -> OcrEngine:
+    return ocr_engine()
+
+
+@pytest.fixture
+def window(tmp_path) -> Iterator[SampleWindow]:
+    app = QApplication.instance() or QApplication([])
+    configure_app(app)
+    window = SampleWindow(tmp_path / "state.json")
+    window.show()
+    app.processEvents()
+    yield window
+    window.close()
+    app.processEvents()
+
+
+def rgb(widget: QWidget) -> np.ndarray:
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+    return rows[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
+def desktop(window: SampleWindow, popup: QWidget | None = None) -> Frame:
+    """The window (and an open popup) as a capture of a 1280x800 desktop would show them."""
+    QApplication.processEvents()
+    pixels = np.full((DESKTOP[1], DESKTOP[0], 3), 58, np.uint8)
+    for widget, (x, y) in [(window, WINDOW_AT)] + (
+        [(popup, _offset(window, popup))] if popup is not None else []
+    ):
+        drawn = rgb(widget)[: DESKTOP[1] - y, : DESKTOP[0] - x]
+        pixels[y : y + drawn.shape[0], x : x + drawn.shape[1]] = drawn
+    return Frame(pixels)
+
+
+def _offset(window: QWidget, popup: QWidget) -> tuple[int, int]:
+    shift = popup.mapToGlobal(QPoint(0, 0)) - window.mapToGlobal(QPoint(0, 0))
+    return WINDOW_AT[0] + shift.x(), WINDOW_AT[1] + shift.y()
+
+
+def visible(window: QWidget, kind: type[QWidget]) -> QWidget:
+    return next(w for w in window.findChildren(kind) if w.isVisible())
+
+
+def same_elements(incremental: tuple[Element, ...], full: tuple[Element, ...]) -> None:
+    """Every element of one parse has a twin in the other: same kind and text, boxes that
+    overlap nearly whole."""
+    for ours, theirs in ((incremental, full), (full, incremental)):
+        for element in ours:
+            twins = [e for e in theirs if e.kind == element.kind and e.box.iou(element.box) >= 0.7]
+            assert any(e.text == element.text for e in twins), (
+                f"{element.describe()} at {element.box} has no twin: "
+                f"{[e.describe() for e in twins]}"
+            )
+
+
+def test_an_unchanged_frame_costs_no_ocr(window, engine) -> None:
+    counting = CountingEngine(engine)
+    parser = ScreenParser(ocr=counting)
+    frame = desktop(window)
+    first = parser.parse(frame)
+    assert len(counting.calls) == 1 and not parser.last.cached
+    again = parser.parse(Frame(frame.pixels.copy()))
+    assert len(counting.calls) == 1 and parser.last.cached
+    assert again.elements == first.elements
+
+
+def test_typing_a_character_rereads_only_the_field(window, engine) -> None:
+    counting = CountingEngine(engine)
+    parser = ScreenParser(ocr=counting)
+    field = visible(window, QLineEdit)
+    field.setFocus()
+    QTest.keyClicks(field, "Ada Lovelac")
+    parser.parse(desktop(window))
+    QTest.keyClicks(field, "e")
+    frame = desktop(window)
+    incremental = parser.parse(frame)
+    assert parser.last.regions, "a one-character change should not read the whole frame"
+    assert sum(r.area for r in parser.last.regions) < 0.05 * DESKTOP[0] * DESKTOP[1]
+    assert any(field.text() in e.text for e in incremental.elements), incremental.texts()
+    full = ScreenParser(ocr=engine).parse(frame)
+    same_elements(incremental.elements, full.elements)
+
+
+def test_opening_a_dropdown_rereads_only_the_list(window, engine) -> None:
+    parser = ScreenParser(ocr=engine)
+    parser.parse(desktop(window))
+    combo = visible(window, QComboBox)
+    combo.showPopup()
+    QApplication.processEvents()
+    frame = desktop(window, combo.view().window())
+    incremental = parser.parse(frame)
+    combo.hidePopup()
+    assert parser.last.regions
+    texts = " ".join(incremental.texts())
+    assert all(combo.itemText(i) in texts for i in range(3)), texts
+    full = ScreenParser(ocr=engine).parse(frame)
+    same_elements(incremental.elements, full.elements)
+
+
+@pytest.mark.parametrize(
+    "pixels",
+    [
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((1, 1, 3), np.uint8),
+        np.zeros((800, 1280, 3), np.uint8),
+    ],
+    ids=["0x0", "1x1", "black"],
+)
+def test_empty_frames_have_no_text(pixels, engine) -> None:
+    screen = ScreenParser(ocr=engine).parse(Frame(pixels))
+    assert not screen.texts()
+
+
+def test_grey_and_rgba_frames_read_like_rgb(window, engine) -> None:
+    rgb_frame = desktop(window)
+    expected = set(ScreenParser(ocr=engine).parse(rgb_frame).texts())
+    rgba = np.dstack([rgb_frame.pixels, np.full(rgb_frame.pixels.shape[:2], 255, np.uint8)])
+    assert set(ScreenParser(ocr=engine).parse(Frame(rgba)).texts()) == expected
+    grey = rgb_frame.pixels.mean(axis=2).astype(np.uint8)
+    assert "Save" in ScreenParser(ocr=engine).parse(Frame(grey)).texts()
+
+
+@pytest.mark.parametrize(
+    "pixels",
+    [np.zeros((10, 10, 3), np.float32), np.zeros((10, 10, 2), np.uint8), np.zeros(10, np.uint8)],
+    ids=["float", "two-channel", "flat"],
+)
+def test_frames_that_are_not_images_are_rejected_clearly(pixels) -> None:
+    with pytest.raises(ClickwrightError, match="frame must be"):
+        ScreenParser().parse(Frame(pixels))
+
+
+def test_incremental_parsing_can_be_switched_off(window, engine) -> None:
+    parser = ScreenParser(ocr=engine, incremental=False)
+    parser.parse(desktop(window))
+    visible(window, QLineEdit).setText("Grace Hopper")
+    parser.parse(desktop(window))
+    assert parser.last.regions == () and not parser.last.cached
