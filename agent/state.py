@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -11,8 +12,9 @@ from typing import Any
 from clickwright.agent.runlog import RunLog
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import StepFailed
+from clickwright.parsers.a11y import A11yNode, read_atspi
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Screen
+from clickwright.types import Box, Screen
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class Settings:
     dry_run: bool = False
     settle_timeout: float = 5.0
     wait_timeout: float = 10.0
+    accessibility: bool = True
 
     def __post_init__(self) -> None:
         if self.max_steps < 1 or self.max_attempts < 1:
@@ -46,6 +49,7 @@ class RunState:
     stop: threading.Event = field(default_factory=threading.Event)
     capture_seconds: float = 0.0
     parse_seconds: float = 0.0
+    tree_unavailable: str = ""
 
     def observe(self) -> Screen:
         """Wait for a stable screen and parse it; timings go to the next recorded step."""
@@ -54,10 +58,34 @@ class RunState:
         start = time.perf_counter()
         stable = wait_until_stable(self.device, timeout=self.settings.settle_timeout)
         parsed_at = time.perf_counter()
-        self.screen = self.parser.parse(stable.frame)
+        self.screen = self.parser.parse(stable.frame, self.accessibility_nodes())
         self.capture_seconds += parsed_at - start
         self.parse_seconds += time.perf_counter() - parsed_at
         return self.screen
+
+    def accessibility_nodes(self) -> list[A11yNode] | None:
+        """The AT-SPI tree of a Linux desktop's active window, read after the frame settled.
+
+        Once the tree proves unavailable (no session bus, nothing registered) the run stops
+        asking, so a desktop without accessibility pays nothing per step.
+        """
+        device = self.device
+        monitor = getattr(device, "monitor", None)
+        if (
+            not self.settings.accessibility
+            or self.tree_unavailable
+            or device.kind != "desktop"
+            or monitor is None
+            or not sys.platform.startswith("linux")
+        ):
+            return None
+        box = Box(monitor.left, monitor.top, monitor.width, monitor.height)
+        tree = read_atspi(
+            box, timeout=0.5, scope="active", display=getattr(device, "display", None)
+        )
+        if not tree and tree.reason:
+            self.tree_unavailable = tree.reason
+        return list(tree) or None
 
     def record(self, step: dict[str, Any], before: Screen, after: Screen | None) -> None:
         """Write one step with its frames and timings, and tell whoever watches the run."""

@@ -187,6 +187,7 @@ class DesktopDevice(Device):
     def launch(self, app: str) -> subprocess.Popen[bytes]:
         """Start a program on this device's display, detached from our terminal."""
         env = dict(os.environ)
+        env.setdefault("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1")  # Qt apps publish their tree
         if self.display:
             env["DISPLAY"] = self.display
             env["QT_QPA_PLATFORM"] = "xcb"  # not offscreen or Wayland: it must show on this display

@@ -1,4 +1,5 @@
-"""Frame -> Screen: OCR text and detected widgets, fused into numbered elements.
+"""Frame (+ accessibility tree) -> Screen: OCR text, detected widgets, named icons and the
+tree's nodes, fused into numbered elements.
 
 OCR is the slow stage, so it is spent only where the screen changed: a frame seen before comes
 from the cache whole, and a frame that differs from the last parsed one in a few places has
@@ -11,16 +12,21 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from clickwright.errors import DeviceError
-from clickwright.parsers.fusion import TextBox, fuse
+from clickwright.parsers.a11y import A11yNode, to_frame
+from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility
+from clickwright.parsers.icons import name_icon
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.widgets import detect_widgets
-from clickwright.types import Box, Frame, Screen
+from clickwright.types import Box, Element, Frame, Screen
+
+ICON_SIDE = (10, 64)  # a textless control this size (px) may be an icon worth naming
 
 
 @dataclass
@@ -57,9 +63,12 @@ class ScreenParser:
     _cache: OrderedDict[str, _Parsed] = field(default_factory=OrderedDict, repr=False)
     _previous: _Parsed | None = field(default=None, repr=False)
 
-    def parse(self, frame: Frame) -> Screen:
+    def parse(self, frame: Frame, nodes: Sequence[A11yNode] | None = None) -> Screen:
+        """`nodes`: the accessibility tree in screen coordinates, when the platform gave one."""
         pixels = rgb_pixels(frame.pixels)
         key = hashlib.blake2b(pixels.tobytes(), digest_size=16).hexdigest() + str(pixels.shape)
+        if nodes:
+            key += str(hash(tuple(nodes)))
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -73,7 +82,11 @@ class ScreenParser:
         after_ocr = time.perf_counter()
         widgets = detect_widgets(pixels)
         after_widgets = time.perf_counter()
-        screen = Screen(frame, tuple(fuse(list(texts), widgets)))
+        elements = name_icons(pixels, fuse(list(texts), widgets))
+        if nodes:
+            in_frame = to_frame(nodes, frame.origin, frame.scale)
+            elements = fuse_accessibility(elements, in_frame, frame.size)
+        screen = Screen(frame, tuple(elements))
         self.last = ParseTimings(
             ocr=after_ocr - after_diff,
             widgets=after_widgets - after_ocr,
@@ -105,6 +118,24 @@ class ScreenParser:
                 if region.contains_point(*box.center):
                     kept.append(TextBox(box, text.text, text.score))
         return tuple(kept)
+
+
+def name_icons(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
+    """Give textless icon-sized controls the name of the icon they show ("search", "close")."""
+    named = []
+    for element in elements:
+        x, y, w, h = element.box
+        if (
+            element.kind in ("button", "icon")
+            and not element.text
+            and ICON_SIDE[0] <= min(w, h)
+            and max(w, h) <= ICON_SIDE[1]
+        ):
+            match = name_icon(pixels[y : y + h, x : x + w])
+            if match is not None:
+                element = replace(element, kind="icon", name=match[0], interactive=True)
+        named.append(element)
+    return named
 
 
 def rgb_pixels(pixels: np.ndarray) -> np.ndarray:

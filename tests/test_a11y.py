@@ -528,3 +528,13 @@ def test_atspi_fused_with_pixels(accessible_app: Path, display, device) -> None:
     assert field.source == "merged"
     assert [e.id for e in fused] == list(range(len(fused)))
     assert all(isinstance(e, Element) for e in fused)
+
+
+def test_the_agent_loop_fuses_the_live_tree(accessible_app: Path, device, tmp_path: Path) -> None:
+    from clickwright.agent.loop import run_task
+
+    result = run_task("type 'Grace Hopper' into Name, then press Ctrl+S", device, tmp_path)
+    assert result.ok, result.reason
+    assert json.loads((accessible_app / "state.json").read_text())["name"] == "Grace Hopper"
+    elements = json.loads(next(result.run_dir.glob("elements/0001.json")).read_text())
+    assert any(e["source"] == "a11y" for e in elements)

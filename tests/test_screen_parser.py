@@ -24,7 +24,7 @@ from clickwright.errors import ClickwrightError  # noqa: E402
 from clickwright.parsers.fusion import TextBox  # noqa: E402
 from clickwright.parsers.ocr import OcrEngine, ocr_engine  # noqa: E402
 from clickwright.parsers.screen_parser import ScreenParser  # noqa: E402
-from clickwright.types import Element, Frame  # noqa: E402
+from clickwright.types import Box, Element, Frame  # noqa: E402
 
 DESKTOP = (1280, 800)
 WINDOW_AT = (40, 40)
@@ -181,3 +181,16 @@ def test_incremental_parsing_can_be_switched_off(window, engine) -> None:
     visible(window, QLineEdit).setText("Grace Hopper")
     parser.parse(desktop(window))
     assert parser.last.regions == () and not parser.last.cached
+
+
+def test_textless_icon_sized_controls_are_named_by_their_icon():
+    from clickwright.parsers.screen_parser import name_icons
+    from tests.test_icons import draw_icon
+
+    frame = np.full((200, 300, 3), 255, np.uint8)
+    frame[80:106, 130:156] = draw_icon("search", 20, False, (3, 3, 3, 3))
+    button = Element(0, Box(128, 78, 30, 30), "button", source="widgets", interactive=True)
+    labelled = Element(1, Box(10, 10, 30, 30), "button", "OK", "merged", interactive=True)
+    named = name_icons(frame, [button, labelled])
+    assert (named[0].kind, named[0].name) == ("icon", "search")
+    assert named[1] == labelled
