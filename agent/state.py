@@ -12,9 +12,19 @@ from typing import Any
 from clickwright.agent.runlog import RunLog
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import StepFailed
-from clickwright.parsers.a11y import A11yNode, read_atspi
+from clickwright.parsers.a11y import A11yNode, A11yTree, read_atspi
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Box, Screen
+
+
+def read_device_tree(device: Device) -> A11yTree | None:
+    """The AT-SPI tree of the active window on a Linux desktop device's monitor; None where
+    this platform's tree comes another way (Android and Windows arrive with their devices)."""
+    monitor = getattr(device, "monitor", None)
+    if device.kind != "desktop" or monitor is None or not sys.platform.startswith("linux"):
+        return None
+    box = Box(monitor.left, monitor.top, monitor.width, monitor.height)
+    return read_atspi(box, timeout=0.5, scope="active", display=getattr(device, "display", None))
 
 
 @dataclass(frozen=True)
@@ -69,23 +79,12 @@ class RunState:
         Once the tree proves unavailable (no session bus, nothing registered) the run stops
         asking, so a desktop without accessibility pays nothing per step.
         """
-        device = self.device
-        monitor = getattr(device, "monitor", None)
-        if (
-            not self.settings.accessibility
-            or self.tree_unavailable
-            or device.kind != "desktop"
-            or monitor is None
-            or not sys.platform.startswith("linux")
-        ):
+        if not self.settings.accessibility or self.tree_unavailable:
             return None
-        box = Box(monitor.left, monitor.top, monitor.width, monitor.height)
-        tree = read_atspi(
-            box, timeout=0.5, scope="active", display=getattr(device, "display", None)
-        )
-        if not tree and tree.reason:
+        tree = read_device_tree(self.device)
+        if tree is not None and not tree and tree.reason:
             self.tree_unavailable = tree.reason
-        return list(tree) or None
+        return list(tree or ()) or None
 
     def record(self, step: dict[str, Any], before: Screen, after: Screen | None) -> None:
         """Write one step with its frames and timings, and tell whoever watches the run."""

@@ -187,16 +187,24 @@ def parse(
         Path | None, typer.Option("--json", help="Write the elements as JSON.")
     ] = None,
     draw: Annotated[Path | None, typer.Option(help="Write the frame with numbered boxes.")] = None,
+    sources: Annotated[
+        str, typer.Option(help="Which of ocr,widgets,a11y to use.")
+    ] = "ocr,widgets,a11y",
 ) -> None:
     """Show what clickwright sees: the elements parsed from a screen or a screenshot."""
     from PIL import Image
     from rich.markup import escape
     from rich.table import Table
 
+    from clickwright.agent.state import read_device_tree
     from clickwright.devices.base import wait_until_stable
     from clickwright.parsers.marks import draw_marks
-    from clickwright.parsers.screen_parser import ScreenParser
+    from clickwright.parsers.screen_parser import SOURCES, ScreenParser
 
+    wanted = frozenset(s.strip() for s in sources.split(",") if s.strip())
+    if not wanted or wanted - SOURCES:
+        raise ClickwrightError(f"bad --sources {sources!r}", "use a list of: ocr, widgets, a11y")
+    tree = None
     if image is not None:
         if virtual or display:
             raise ClickwrightError("--image cannot be combined with --virtual or --display")
@@ -206,8 +214,11 @@ def parse(
             if launch:
                 start_program(device, launch)
             frame = wait_until_stable(device).frame
-    parser = ScreenParser()
-    parsed = parser.parse(frame)
+            tree = read_device_tree(device) if "a11y" in wanted else None
+    if tree is not None and tree.reason and not tree:
+        out.print(f"accessibility tree: none ({tree.reason})")
+    parser = ScreenParser(sources=wanted)
+    parsed = parser.parse(frame, tree)
     table = Table("id", "kind", "text", "label", "box", "source", "score", box=None)
     for e in parsed.elements:
         state = f" [{', '.join(sorted(e.state))}]" if e.state else ""

@@ -26,6 +26,7 @@ from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.widgets import detect_widgets
 from clickwright.types import Box, Element, Frame, Screen
 
+SOURCES = frozenset({"ocr", "widgets", "a11y"})
 ICON_SIDE = (10, 64)  # a textless control this size (px) may be an icon worth naming
 
 
@@ -57,6 +58,7 @@ class ScreenParser:
     the cache, and only the changed regions of a new frame are read again."""
 
     ocr: OcrEngine = field(default_factory=ocr_engine)
+    sources: frozenset[str] = SOURCES
     cache_size: int = 8
     incremental: bool = True
     last: ParseTimings = field(default_factory=ParseTimings)
@@ -78,12 +80,12 @@ class ScreenParser:
         start = time.perf_counter()
         regions = self._changed(pixels)
         after_diff = time.perf_counter()
-        texts = self._read(pixels, regions)
+        texts = self._read(pixels, regions) if "ocr" in self.sources else ()
         after_ocr = time.perf_counter()
-        widgets = detect_widgets(pixels)
+        widgets = detect_widgets(pixels) if "widgets" in self.sources else []
         after_widgets = time.perf_counter()
         elements = name_icons(pixels, fuse(list(texts), widgets))
-        if nodes:
+        if nodes and "a11y" in self.sources:
             in_frame = to_frame(nodes, frame.origin, frame.scale)
             elements = fuse_accessibility(elements, in_frame, frame.size)
         screen = Screen(frame, tuple(elements))

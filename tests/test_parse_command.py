@@ -94,3 +94,24 @@ def test_parse_a_live_virtual_display(tmp_path):
     elements = json.loads((tmp_path / "els.json").read_text())
     names = {e.get("name") for e in elements if e["kind"] == "input"}
     assert {"Name:", "Email:", "Phone:"} <= names
+
+
+def test_sources_choose_what_the_parse_uses(tmp_path):
+    image = Image.new("RGB", (320, 200), "white")
+    ImageDraw.Draw(image).text(
+        (20, 20), "Hello there", fill="black", font=ImageFont.truetype(FONT, 18)
+    )
+    image.save(tmp_path / "shot.png")
+    result = run_cli(
+        "parse",
+        "--image",
+        str(tmp_path / "shot.png"),
+        "--sources",
+        "widgets",
+        "--json",
+        str(tmp_path / "els.json"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert all(e["source"] != "ocr" for e in json.loads((tmp_path / "els.json").read_text()))
+    bad = run_cli("parse", "--image", str(tmp_path / "shot.png"), "--sources", "pixels")
+    assert bad.returncode == 2 and "bad --sources" in bad.stderr
