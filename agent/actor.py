@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from clickwright.agent.critic import Expectation, Verdict, judge
 from clickwright.agent.grounding import Candidate, closest_texts, rank, text_similarity
@@ -61,6 +61,19 @@ def click(
     return plan
 
 
+def state_after(
+    wanted: Literal["checked", "unchecked"], kinds: tuple[str, ...] = TOGGLES
+) -> Callable[[Candidate], Expectation]:
+    """Expect a toggle to end up `wanted`; anything else that is clicked, just to change."""
+
+    def expect(c: Candidate) -> Expectation:
+        if c.element.kind in kinds:
+            return Expectation("state", box=c.element.box, state=wanted)
+        return CHANGE
+
+    return expect
+
+
 class OfflineActor:
     def __init__(self, state: RunState) -> None:
         self.state = state
@@ -75,11 +88,7 @@ class OfflineActor:
     # ---- verbs ------------------------------------------------------------------------------
 
     def _click(self, step: Step) -> None:
-        def expect(c: Candidate) -> Expectation:
-            if c.element.kind == "radio" and step.verb == "click":
-                return Expectation("state", box=c.element.box, state="checked")
-            return CHANGE
-
+        expect = state_after("checked", ("radio",)) if step.verb == "click" else CHANGE
         self._on_target(step, step.target or "", step.kind, click(expect, POINTER[step.verb]))
 
     _double_click = _right_click = _click
@@ -92,13 +101,7 @@ class OfflineActor:
             if ("checked" in best.element.state) == (wanted == "checked"):
                 self._record_noop(step, f"{best.element.describe()} is already {wanted}")
                 return
-
-        def expect(c: Candidate) -> Expectation:
-            if c.element.kind in TOGGLES:
-                return Expectation("state", box=c.element.box, state=wanted)
-            return CHANGE
-
-        self._on_target(step, step.target or "", kind, click(expect=expect))
+        self._on_target(step, step.target or "", kind, click(state_after(wanted)))
 
     _uncheck = _check
 
