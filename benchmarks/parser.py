@@ -1,0 +1,334 @@
+"""Screen parser benchmark: how much of a labelled screen the parser finds, and how fast.
+
+The screens and their ground truth come from `screens.py` (Qt windows offscreen and local
+pages in headless Chromium; generated into `benchmarks/.screens/` on first use). Each screen is
+parsed by OCR alone, widget detection alone and both fused; the accessibility source is not
+measured, because offscreen renders and screenshots have no accessibility tree.
+
+* text recall: a true text is found when a parsed element's text reads as it (rapidfuzz ratio
+  >= 80, lowercased, spaces collapsed) and their boxes overlap; precision the same the other
+  way round, over parsed elements with text;
+* interactive recall: true controls matched by a parsed interactive element at IoU >= 0.3;
+* icon naming: icon-only buttons whose best-overlapping parsed element carries their name;
+* cold parse: a fresh ScreenParser's first frame (OCR models already loaded, their load time
+  shown apart); warm: the same parser on the frame with one line edit a character longer.
+
+    .venv/bin/python benchmarks/parser.py [--screens DIR] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+from rapidfuzz import fuzz
+
+from clickwright.parsers.fusion import TextBox
+from clickwright.parsers.ocr import OcrEngine, RapidOcrEngine
+from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.types import Box, Element, Frame
+
+HERE = Path(__file__).resolve().parent
+MATCH = 80  # rapidfuzz ratio at which a parsed text reads as a true one
+IOU = 0.3  # overlap at which a parsed interactive element is a true control
+SOURCES = {"ocr": frozenset({"ocr"}), "widgets": frozenset({"widgets"})}
+FUSED = frozenset({"ocr", "widgets"})
+GOALS = {"text recall": 0.97, "interactive recall": 0.90, "cold dense s": 0.8, "warm s": 0.1}
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One generated screen: its pixels, the edited variant's, and the ground truth."""
+
+    meta: dict
+    pixels: np.ndarray
+    edited: np.ndarray | None
+
+    @property
+    def name(self) -> str:
+        return self.meta["name"]
+
+
+@dataclass
+class Tally:
+    """Counts for one source over a group of screens."""
+
+    texts_found: int = 0
+    texts: int = 0
+    parsed_right: int = 0
+    parsed: int = 0
+    controls_found: int = 0
+    controls: int = 0
+    icons_named: int = 0
+    icons: int = 0
+    missed_kinds: Counter = field(default_factory=Counter)
+    kinds: Counter = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+
+@dataclass
+class Result:
+    """Everything measured on one screen."""
+
+    screen: Labelled
+    tallies: dict[str, Tally]
+    cold: float
+    warm: float | None
+
+
+# ---- loading ------------------------------------------------------------------------------
+
+
+def load_screens(folder: Path, limit: int | None) -> list[Labelled]:
+    """The labelled screens in `folder`, generating them first when there are none."""
+    if not any(folder.glob("*.json")):
+        from screens import generate  # the generator needs Qt and Chromium, so only now
+
+        print(f"generating screens into {folder} ...")
+        generate(folder)
+    screens = []
+    for path in sorted(folder.glob("*.json"))[:limit]:
+        meta = json.loads(path.read_text())
+        edited = rgb(folder / meta["edited"]) if meta["edited"] else None
+        screens.append(Labelled(meta, rgb(folder / f"{meta['name']}.png"), edited))
+    return screens
+
+
+def rgb(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+# ---- scoring ------------------------------------------------------------------------------
+
+
+def norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def reads_as(parsed: Element, text: str, box: Box) -> bool:
+    return (
+        bool(parsed.text)
+        and parsed.box.intersection(box) > 0
+        and (fuzz.ratio(norm(parsed.text), norm(text)) >= MATCH)
+    )
+
+
+def score(screen: Labelled, elements: tuple[Element, ...]) -> Tally:
+    """Text, control and icon counts of one parse against the screen's ground truth."""
+    texts = [(t["text"], Box(*t["box"])) for t in screen.meta["texts"]]
+    tally = Tally(texts=len(texts))
+    tally.texts_found = sum(any(reads_as(e, t, b) for e in elements) for t, b in texts)
+    with_text = [e for e in elements if e.text]
+    tally.parsed = len(with_text)
+    tally.parsed_right = sum(any(reads_as(e, t, b) for t, b in texts) for e in with_text)
+    interactive = [e for e in elements if e.interactive]
+    for control in screen.meta["controls"]:
+        box = Box(*control["box"])
+        tally.controls += 1
+        tally.kinds[control["kind"]] += 1
+        if any(e.box.iou(box) >= IOU for e in interactive):
+            tally.controls_found += 1
+        else:
+            tally.missed_kinds[control["kind"]] += 1
+        if control["name"]:
+            tally.icons += 1
+            best = max(elements, key=lambda e: e.box.iou(box), default=None)
+            named = best is not None and best.box.iou(box) >= IOU
+            tally.icons_named += named and best.name == control["name"]
+    return tally
+
+
+# ---- parsing ------------------------------------------------------------------------------
+
+
+class Recording(OcrEngine):
+    """The real engine, keeping its first (whole-frame) reading for the OCR-only parse."""
+
+    def __init__(self, engine: OcrEngine) -> None:
+        self.engine = engine
+        self.first: list[TextBox] | None = None
+
+    def read(self, pixels: np.ndarray) -> list[TextBox]:
+        texts = self.engine.read(pixels)
+        if self.first is None:
+            self.first = texts
+        return texts
+
+
+class Replay(OcrEngine):
+    """Gives back a reading made before, so OCR runs once per screen for both parses."""
+
+    def __init__(self, texts: list[TextBox]) -> None:
+        self.texts = texts
+
+    def read(self, pixels: np.ndarray) -> list[TextBox]:
+        return list(self.texts)
+
+
+def timed(call: Callable[[], object]) -> tuple[object, float]:
+    start = time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - start
+
+
+def measure(screen: Labelled, engine: OcrEngine) -> Result:
+    """Parse one screen fused (timed cold, then warm on the edited frame), OCR-only and
+    widgets-only, and score each parse."""
+    recording = Recording(engine)
+    fused = ScreenParser(ocr=recording, sources=FUSED)
+    parsed, cold = timed(lambda: fused.parse(Frame(screen.pixels)))
+    warm = None
+    if screen.edited is not None:
+        _, warm = timed(lambda: fused.parse(Frame(screen.edited)))
+    tallies = {"fused": score(screen, parsed.elements)}
+    for name, sources in SOURCES.items():
+        alone = ScreenParser(ocr=Replay(recording.first or []), sources=sources)
+        tallies[name] = score(screen, alone.parse(Frame(screen.pixels)).elements)
+    return Result(screen, tallies, cold, warm)
+
+
+def load_models() -> tuple[OcrEngine, float]:
+    """The OCR engine with its models loaded, and the seconds that took."""
+    start = time.perf_counter()
+    engine = RapidOcrEngine()
+    sample = np.full((48, 240, 3), 255, np.uint8)
+    sample[18:30, 20:220] = 0  # any ink, so both detection and recognition run once
+    engine.read(sample)
+    return engine, time.perf_counter() - start
+
+
+# ---- reporting ----------------------------------------------------------------------------
+
+
+def groups(result: Result) -> list[str]:
+    """The table rows a screen counts in."""
+    meta = result.screen.meta
+    source = "Qt" if meta["source"] == "qt" else "web"
+    width, height = meta["size"]
+    return [
+        source,
+        f"{source} {meta['theme']}",
+        f"{source} scale {meta['scale']:g}",
+        f"{source} {width}x{height}",
+        "all",
+    ]
+
+
+def total(results: list[Result], source: str) -> Tally:
+    tally = Tally()
+    for result in results:
+        tally.add(result.tallies[source])
+    return tally
+
+
+def ratio(found: int, of: int) -> str:
+    return f"{found / of:.3f}" if of else "-"
+
+
+def median(values: list[float | None]) -> str:
+    kept = [v for v in values if v is not None]
+    return f"{statistics.median(kept):.2f}" if kept else "-"
+
+
+def table(title: str, rows: dict[str, list[Result]]) -> None:
+    """One markdown table: per row, each source's scores and the fused parse times."""
+    print(f"\n{title}\n")
+    print(
+        "| screens | n | texts | text recall ocr / fused | text precision ocr / fused "
+        "| controls | interactive recall widgets / fused | icons named widgets / fused "
+        "| cold s | warm s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, results in rows.items():
+        ocr, widgets, fused = (total(results, s) for s in ("ocr", "widgets", "fused"))
+        icons = (
+            f"{ratio(widgets.icons_named, widgets.icons)} / {ratio(fused.icons_named, fused.icons)}"
+            if fused.icons
+            else "-"
+        )
+        print(
+            f"| {name} | {len(results)} | {fused.texts} "
+            f"| {ratio(ocr.texts_found, ocr.texts)} / {ratio(fused.texts_found, fused.texts)} "
+            f"| {ratio(ocr.parsed_right, ocr.parsed)} / {ratio(fused.parsed_right, fused.parsed)} "
+            f"| {fused.controls} | {ratio(widgets.controls_found, widgets.controls)} / "
+            f"{ratio(fused.controls_found, fused.controls)} | {icons} "
+            f"| {median([r.cold for r in results])} | {median([r.warm for r in results])} |"
+        )
+
+
+def by(results: list[Result], key: Callable[[Result], list[str]]) -> dict[str, list[Result]]:
+    rows: dict[str, list[Result]] = {}
+    for result in results:
+        for name in key(result):
+            rows.setdefault(name, []).append(result)
+    return dict(sorted(rows.items(), key=lambda item: (item[0] == "all", item[0])))
+
+
+def missed_kinds(results: list[Result]) -> None:
+    fused = total(results, "fused")
+    print("\nfused interactive recall by true kind (found / total):")
+    print(
+        ", ".join(
+            f"{kind} {count - fused.missed_kinds[kind]}/{count}"
+            for kind, count in fused.kinds.most_common()
+        )
+    )
+
+
+def goals(results: list[Result], load: float) -> None:
+    """The issue's targets next to what was measured."""
+    fused = total(results, "fused")
+    dense = [
+        r.cold
+        for r in results
+        if r.screen.meta["app"] == "files"
+        and r.screen.meta["size"] == [1280, 800]
+        and r.screen.meta["scale"] == 1
+    ]
+    measured = {
+        "text recall": fused.texts_found / max(fused.texts, 1),
+        "interactive recall": fused.controls_found / max(fused.controls, 1),
+        "cold dense s": statistics.median(dense) if dense else float("nan"),
+        "warm s": statistics.median([r.warm for r in results if r.warm is not None] or [0]),
+    }
+    print(f"\nOCR model load (once per process): {load:.2f} s")
+    print("goals (fused, pixels only):")
+    for name, goal in GOALS.items():
+        higher = name.endswith("recall")
+        met = measured[name] >= goal if higher else measured[name] <= goal
+        sign = ">=" if higher else "<="
+        verdict = "met" if met else "NOT met"
+        print(f"  {name:20} {measured[name]:.3f} (goal {sign} {goal}) {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--screens", type=Path, default=HERE / ".screens")
+    parser.add_argument("--limit", type=int, help="only the first N screens (by name)")
+    args = parser.parse_args()
+    screens = load_screens(args.screens, args.limit)
+    engine, load = load_models()
+    results = []
+    for index, screen in enumerate(screens, 1):
+        results.append(measure(screen, engine))
+        print(f"\r{index}/{len(screens)} {screen.name:50}", end="", flush=True)
+    print(f"\r{len(screens)} screens measured{' ' * 50}")
+    table("By category", by(results, groups))
+    table("By app (Qt windows and web pages)", by(results, lambda r: [r.screen.meta["app"]]))
+    missed_kinds(results)
+    goals(results, load)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,862 @@
+"""Labelled screens for the parser benchmark (`parser.py`), generated here, never committed.
+
+Two kinds, each as `<name>.png` plus `<name>.json` holding the ground truth from the toolkit
+that drew the pixels, so nothing is labelled by hand:
+
+* **Qt**: real PySide6 windows (the sample app on both tabs, a settings dialog, a file table,
+  a toolbar of Qt's standard icons, a login form) drawn offscreen with the Fusion style; every
+  visible widget's text and geometry comes from Qt (`qt_truth`). Screens with a line edit also
+  get `<name>.edited.png`: the same window with one field one character longer, to time the
+  re-parse after a small change.
+* **Web**: local HTML pages drawn by Debian's headless Chromium. Each page runs `TRUTH_JS`,
+  which measures every text node (through a Range) and control with `getBoundingClientRect`
+  and writes them into the DOM; a second Chromium run with `--dump-dom` at the same width and
+  scale reads them back. The pages avoid viewport-height units because the two runs' viewport
+  heights differ.
+
+The JSON: `{"name", "source": "qt"|"web", "app", "theme", "scale", "size": [w, h],
+"texts": [{"text", "box"}], "controls": [{"kind", "box", "text", "name"}], "edited": file|null}`
+with boxes `[x, y, w, h]` in screenshot pixels; `name` is an icon's name for icon-only buttons.
+
+    .venv/bin/python benchmarks/screens.py [--out benchmarks/.screens]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import (  # noqa: E402 - after choosing the platform
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    qInstallMessageHandler,
+)
+from PySide6.QtGui import QColor, QFont, QImage, QPalette  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QAbstractButton,
+    QAbstractSpinBox,
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMainWindow,
+    QMenuBar,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSlider,
+    QSpinBox,
+    QStyle,
+    QStyleOptionButton,
+    QStyleOptionGroupBox,
+    QTabBar,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clickwright.assets.sample_app import (  # noqa: E402
+    INITIAL_FORM,
+    ButtonPicture,
+    SampleWindow,
+    configure_app,
+)
+
+DEFAULT_OUT = Path(__file__).resolve().parent / ".screens"
+SIZES = ((1280, 800), (1920, 1080))
+SCALES = (1.0, 1.5)
+BASE_FONT_PX = 14  # the sample app's font size; scale 1.5 draws text at 21 px
+ICON_PROPERTY = "icon_name"  # dynamic property holding a tool button's ground-truth icon name
+Json = dict[str, object]
+
+
+# ---- Qt windows ---------------------------------------------------------------------------
+
+
+def dark_palette() -> QPalette:
+    """A complete dark Fusion palette (every role the widgets here paint with)."""
+    window, base, text = QColor(53, 53, 53), QColor(35, 35, 35), QColor(240, 240, 240)
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: window,
+        QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base,
+        QPalette.ColorRole.AlternateBase: window,
+        QPalette.ColorRole.Text: text,
+        QPalette.ColorRole.PlaceholderText: QColor(150, 150, 150),
+        QPalette.ColorRole.Button: QColor(69, 69, 69),
+        QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.BrightText: QColor(255, 80, 80),
+        QPalette.ColorRole.Light: QColor(90, 90, 90),
+        QPalette.ColorRole.Midlight: QColor(75, 75, 75),
+        QPalette.ColorRole.Mid: QColor(45, 45, 45),
+        QPalette.ColorRole.Dark: QColor(30, 30, 30),
+        QPalette.ColorRole.Shadow: QColor(10, 10, 10),
+        QPalette.ColorRole.Highlight: QColor(42, 130, 218),
+        QPalette.ColorRole.HighlightedText: QColor(255, 255, 255),
+        QPalette.ColorRole.Link: QColor(90, 170, 255),
+    }
+    for role, colour in roles.items():
+        palette.setColor(role, colour)
+    return palette
+
+
+def style_app(app: QApplication, dark: bool, scale: float) -> None:
+    """The sample app's look (Fusion, DejaVu Sans), in the theme and font scale asked for."""
+    configure_app(app)
+    if dark:
+        app.setPalette(dark_palette())
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(round(BASE_FONT_PX * scale))
+    app.setFont(font)
+
+
+def sample_window(tab: int) -> QWidget:
+    """The project's sample app, filled in, on tab `tab`."""
+    window = SampleWindow(state_out=Path(tempfile.gettempdir()) / "cw-bench-state.json")
+    window.set_form(
+        {
+            **INITIAL_FORM,
+            "name": "Ada Lovelace",
+            "email": "ada@example.com",
+            "phone": "+44 20 7946 0958",
+            "country": "Canada",
+            "plan": "Pro",
+            "subscribe": True,
+            "favourite_colour": "Blue",
+            "notes": "Call back on Monday",
+        }
+    )
+    window.tabs.setCurrentIndex(tab)
+    return window
+
+
+def settings_dialog() -> QWidget:
+    """A preferences dialog: tabs, a form of mixed fields, check boxes, OK/Cancel/Apply."""
+    root = QWidget()
+    layout = QVBoxLayout(root)
+    tabs = QTabWidget()
+    page = QWidget()
+    grid = QGridLayout(page)
+    form_box = QGroupBox("Account")
+    form = QFormLayout(form_box)
+    form.addRow("Display name:", QLineEdit("Grace Hopper"))
+    form.addRow("Email address:", QLineEdit("grace@navy.mil"))
+    language = QComboBox()
+    language.addItems(["English (UK)", "Deutsch", "Français"])
+    form.addRow("Language:", language)
+    spin = QSpinBox()
+    spin.setValue(15)
+    form.addRow("Autosave (min):", spin)
+    grid.addWidget(form_box, 0, 0)
+    privacy = QGroupBox("Privacy")
+    column = QVBoxLayout(privacy)
+    for text, checked in (
+        ("Send usage statistics", False),
+        ("Remember recent files", True),
+        ("Show notifications", True),
+        ("Check for updates", False),
+    ):
+        box = QCheckBox(text)
+        box.setChecked(checked)
+        column.addWidget(box)
+    grid.addWidget(privacy, 0, 1)
+    theme = QGroupBox("Appearance")
+    row = QVBoxLayout(theme)
+    for index, text in enumerate(("Light theme", "Dark theme", "Follow system")):
+        radio = QRadioButton(text)
+        radio.setChecked(index == 2)
+        row.addWidget(radio)
+    row.addWidget(QLabel("Font size"))
+    row.addWidget(QSlider(Qt.Orientation.Horizontal))
+    grid.addWidget(theme, 1, 0)
+    grid.setRowStretch(2, 1)
+    tabs.addTab(page, "General")
+    for name in ("Editor", "Network", "Advanced"):
+        tabs.addTab(QWidget(), name)
+    layout.addWidget(tabs)
+    buttons = QDialogButtonBox()
+    for text in ("OK", "Cancel", "Apply"):
+        buttons.addButton(QPushButton(text), QDialogButtonBox.ButtonRole.ActionRole)
+    layout.addWidget(buttons)
+    return root
+
+
+FILES = [
+    ("Annual report 2024.pdf", "2.4 MB", "PDF document", "2024-03-12 09:14"),
+    ("Budget.xlsx", "88 KB", "Spreadsheet", "2024-02-28 17:40"),
+    ("Holiday photos", "", "Folder", "2023-08-19 11:02"),
+    ("Meeting notes.txt", "4 KB", "Text file", "2024-04-02 14:55"),
+    ("Invoice 1042.pdf", "156 KB", "PDF document", "2024-01-15 08:30"),
+    ("Presentation.odp", "5.1 MB", "Presentation", "2024-03-30 16:21"),
+    ("Contacts.csv", "12 KB", "CSV file", "2023-12-01 10:05"),
+    ("Project plan.docx", "240 KB", "Document", "2024-04-10 13:47"),
+    ("Screenshots", "", "Folder", "2024-04-11 19:12"),
+    ("backup.tar.gz", "1.2 GB", "Archive", "2023-11-23 22:08"),
+]
+
+
+def file_table() -> QWidget:
+    """A file manager: path and filter fields, a dense table of files, action buttons."""
+    root = QMainWindow()
+    menus = root.menuBar()
+    for name in ("File", "Edit", "View", "Go", "Help"):
+        menus.addMenu(name)
+    body = QWidget()
+    layout = QVBoxLayout(body)
+    top = QHBoxLayout()
+    top.addWidget(QLabel("Location:"))
+    top.addWidget(QLineEdit("/home/ada/Documents"), 3)
+    top.addWidget(QLabel("Filter:"))
+    top.addWidget(QLineEdit("report"), 1)
+    layout.addLayout(top)
+    table = QTableWidget(40, 4)
+    table.verticalHeader().hide()
+    table.setHorizontalHeaderLabels(["Name", "Size", "Type", "Modified"])
+    for row in range(40):
+        name, size, kind, date = FILES[row % len(FILES)]
+        if row >= len(FILES):
+            stem, dot, ext = name.partition(".")
+            name = f"{stem} ({row // len(FILES)}){dot}{ext}"
+        for column, text in enumerate((name, size, kind, date)):
+            table.setItem(row, column, QTableWidgetItem(text))
+    table.resizeColumnsToContents()
+    table.horizontalHeader().setStretchLastSection(True)
+    layout.addWidget(table)
+    bottom = QHBoxLayout()
+    bottom.addWidget(QLabel("40 items, 9.3 GB free"), 1)
+    for text in ("New Folder", "Open", "Delete"):
+        bottom.addWidget(QPushButton(text))
+    layout.addLayout(bottom)
+    root.setCentralWidget(body)
+    return root
+
+
+# Qt's standard pixmaps with the icon library's name for what they show (as in icons.py).
+SP = QStyle.StandardPixmap
+STANDARD_ICONS = {
+    "back": SP.SP_ArrowBack,
+    "forward": SP.SP_ArrowForward,
+    "arrow-up": SP.SP_ArrowUp,
+    "refresh": SP.SP_BrowserReload,
+    "folder": SP.SP_DirIcon,
+    "file": SP.SP_FileIcon,
+    "save": SP.SP_DialogSaveButton,
+    "delete": SP.SP_TrashIcon,
+    "close": SP.SP_DialogCloseButton,
+    "play": SP.SP_MediaPlay,
+    "pause": SP.SP_MediaPause,
+    "stop": SP.SP_MediaStop,
+    "skip-next": SP.SP_MediaSkipForward,
+    "volume": SP.SP_MediaVolume,
+    "info": SP.SP_MessageBoxInformation,
+    "warning": SP.SP_MessageBoxWarning,
+    "help": SP.SP_MessageBoxQuestion,
+}
+
+
+def toolbar_window(scale: float) -> QWidget:
+    """A media library: a toolbar of icon-only QToolButtons, a search field, a list, notes."""
+    root = QMainWindow()
+    bar = QToolBar()
+    side = round(24 * scale)
+    bar.setIconSize(QSize(side, side))
+    for name, pixmap in STANDARD_ICONS.items():
+        button = QToolButton()
+        button.setIcon(root.style().standardIcon(pixmap))
+        button.setAutoRaise(True)
+        button.setProperty(ICON_PROPERTY, name)
+        bar.addWidget(button)
+    bar.addSeparator()
+    bar.addWidget(QLabel(" Search: "))
+    bar.addWidget(QLineEdit("jazz"))
+    root.addToolBar(bar)
+    body = QWidget()
+    layout = QHBoxLayout(body)
+    tracks = QListWidget()
+    tracks.addItems(
+        [
+            "So What - Miles Davis",
+            "Take Five - Dave Brubeck",
+            "Blue in Green - Bill Evans",
+            "Naima - John Coltrane",
+            "Round Midnight - Thelonious Monk",
+            "Strange Fruit - Billie Holiday",
+            "Summertime - Ella Fitzgerald",
+            "Autumn Leaves - Cannonball Adderley",
+        ]
+    )
+    tracks.setCurrentRow(1)
+    layout.addWidget(tracks, 2)
+    details = QGroupBox("Now playing")
+    form = QFormLayout(details)
+    form.addRow("Title:", QLabel("Take Five"))
+    form.addRow("Artist:", QLabel("Dave Brubeck Quartet"))
+    form.addRow("Album:", QLabel("Time Out"))
+    form.addRow("Rating:", QComboBox())
+    layout.addWidget(details, 1)
+    root.setCentralWidget(body)
+    return root
+
+
+def login_form() -> QWidget:
+    """A sign-in box in the middle of an empty window."""
+    root = QWidget()
+    outer = QVBoxLayout(root)
+    outer.addStretch()
+    box = QGroupBox("Sign in to Clickwright Cloud")
+    form = QFormLayout(box)
+    form.addRow("Username:", QLineEdit("ada.lovelace"))
+    password = QLineEdit("analytical")
+    password.setEchoMode(QLineEdit.EchoMode.Password)
+    form.addRow("Password:", password)
+    server = QComboBox()
+    server.addItems(["eu.clickwright.example", "us.clickwright.example"])
+    form.addRow("Server:", server)
+    form.addRow("", QCheckBox("Keep me signed in"))
+    buttons = QHBoxLayout()
+    buttons.addWidget(QPushButton("Forgot password?"))
+    buttons.addStretch()
+    buttons.addWidget(QPushButton("Cancel"))
+    buttons.addWidget(QPushButton("Sign in"))
+    form.addRow(buttons)
+    middle = QHBoxLayout()
+    middle.addStretch()
+    middle.addWidget(box)
+    middle.addStretch()
+    outer.addLayout(middle)
+    outer.addStretch()
+    outer.addWidget(QLabel("Version 2.4.1 - Connected to eu.clickwright.example"))
+    return root
+
+
+QT_APPS: dict[str, Callable[[float], QWidget]] = {
+    "sample-general": lambda scale: sample_window(0),
+    "sample-advanced": lambda scale: sample_window(1),
+    "settings": lambda scale: settings_dialog(),
+    "files": lambda scale: file_table(),
+    "toolbar": toolbar_window,
+    "login": lambda scale: login_form(),
+}
+
+
+def to_rgb(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    array = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return array[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
+def grab(window: QWidget, size: tuple[int, int]) -> np.ndarray:
+    """The window's pixels cut to the screen size (a window whose minimum size is larger than
+    the screen runs off its edge, as it would on a real monitor)."""
+    QApplication.processEvents()
+    return to_rgb(window.grab().toImage())[: size[1], : size[0]]
+
+
+def render_qt(app: QApplication, name: str, dark: bool, scale: float, size: tuple[int, int]):
+    """(pixels, edited pixels or None, ground truth) of one Qt window filling the screen."""
+    style_app(app, dark, scale)
+    window = QT_APPS[name](scale)
+    window.resize(*size)
+    window.show()
+    pixels = grab(window, size)
+    texts, controls = qt_truth(window, size)
+    edited = grab(window, size) if edit_one_field(window) else None
+    window.close()
+    window.deleteLater()
+    QApplication.processEvents()
+    return pixels, edited, {"texts": texts, "controls": controls}
+
+
+def edit_one_field(window: QWidget) -> bool:
+    """Type one more character into the first filled, visible plain line edit."""
+    for edit in window.findChildren(QLineEdit):
+        if (
+            edit.isVisibleTo(window)
+            and edit.text()
+            and edit.echoMode() == QLineEdit.EchoMode.Normal
+            and not isinstance(edit.parent(), QAbstractSpinBox | QComboBox)
+        ):
+            edit.setText(edit.text() + "s")
+            return True
+    return False
+
+
+def qt_truth(window: QWidget, size: tuple[int, int]) -> tuple[list[Json], list[Json]]:
+    """Every visible text and control of the window, with boxes in window pixels."""
+    bounds = QRect(0, 0, *size)
+    texts: list[Json] = []
+    controls: list[Json] = []
+
+    def place(widget: QWidget, rect: QRect) -> list[int] | None:
+        box = rect.translated(widget.mapTo(window, QPoint(0, 0)))
+        return [box.x(), box.y(), box.width(), box.height()] if bounds.contains(box) else None
+
+    def text(widget: QWidget, rect: QRect, value: str) -> None:
+        box = place(widget, rect)
+        if box and value.strip():
+            texts.append({"text": value, "box": box})
+
+    def control(widget: QWidget, rect: QRect, kind: str, value: str = "", name: str = "") -> None:
+        box = place(widget, rect)
+        if box:
+            controls.append({"kind": kind, "box": box, "text": value, "name": name})
+
+    for widget in window.findChildren(QWidget):
+        if widget.isVisibleTo(window) and widget.window() is window:
+            _widget_truth(widget, text, control)
+    return texts, controls
+
+
+def _widget_truth(widget: QWidget, text: Callable, control: Callable) -> None:
+    """Report one widget's texts and controls through `text(widget, rect, value)` and
+    `control(widget, rect, kind, value, name)`."""
+    rect = widget.rect()
+    if isinstance(widget, QTabBar):
+        for index in range(widget.count()):
+            label = plain(widget.tabText(index))
+            text(widget, widget.tabRect(index), label)
+            control(widget, widget.tabRect(index), "tab", label)
+    elif isinstance(widget, QMenuBar):
+        for action in widget.actions():
+            label = plain(action.text())
+            text(widget, widget.actionGeometry(action), label)
+            control(widget, widget.actionGeometry(action), "menu", label)
+    elif isinstance(widget, QToolButton):
+        name = widget.property(ICON_PROPERTY)
+        if name:
+            control(widget, rect, "icon", "", name)
+    elif isinstance(widget, QCheckBox | QRadioButton):
+        label = plain(widget.text())
+        indicator, label_rect = toggle_rects(widget)
+        text(widget, label_rect, label)
+        kind = "checkbox" if isinstance(widget, QCheckBox) else "radio"
+        control(widget, indicator.united(label_rect), kind, label)
+    elif isinstance(widget, QAbstractButton):
+        text(widget, rect, plain(widget.text()))
+        control(widget, rect, "button", plain(widget.text()))
+    elif isinstance(widget, QLabel):
+        label = plain(widget.text())
+        drawn = rect if isinstance(widget, ButtonPicture) else label_rect_of(widget)
+        text(widget, drawn, label)
+    elif isinstance(widget, QLineEdit) and not isinstance(
+        widget.parent(), QAbstractSpinBox | QComboBox
+    ):
+        shown = widget.text() if widget.echoMode() == QLineEdit.EchoMode.Normal else ""
+        text(widget, rect, shown or widget.placeholderText())
+        control(widget, rect, "input", shown)
+    elif isinstance(widget, QAbstractSpinBox):
+        text(widget, rect, widget.text())
+        control(widget, rect, "input", widget.text())
+    elif isinstance(widget, QComboBox):
+        text(widget, rect, widget.currentText())
+        control(widget, rect, "combo", widget.currentText())
+    elif isinstance(widget, QPlainTextEdit):
+        text(widget.viewport(), line_rect(widget), widget.toPlainText())
+        control(widget, rect, "input", widget.toPlainText())
+    elif isinstance(widget, QGroupBox):
+        option = QStyleOptionGroupBox()
+        widget.initStyleOption(option)
+        title = widget.style().subControlRect(
+            QStyle.ComplexControl.CC_GroupBox, option, QStyle.SubControl.SC_GroupBoxLabel, widget
+        )
+        text(widget, title, plain(widget.title()))
+    elif isinstance(widget, QListWidget):
+        for row in range(widget.count()):
+            item_rect = widget.visualItemRect(widget.item(row))
+            if widget.viewport().rect().contains(item_rect):
+                text(widget.viewport(), item_rect, widget.item(row).text())
+                control(widget.viewport(), item_rect, "list_item", widget.item(row).text())
+    elif isinstance(widget, QTableWidget):
+        _table_truth(widget, text)
+
+
+def _table_truth(table: QTableWidget, text: Callable) -> None:
+    """Header and cell texts of the visible part of a table (cells are text, not controls)."""
+    header, viewport = table.horizontalHeader(), table.viewport()
+    for column in range(table.columnCount()):
+        section = QRect(header.sectionViewportPosition(column), 0, header.sectionSize(column), 0)
+        section.setHeight(header.height())
+        if section.right() >= header.width():
+            continue
+        text(header, section, table.horizontalHeaderItem(column).text())
+        for row in range(table.rowCount()):
+            cell = table.visualItemRect(table.item(row, column))
+            if viewport.rect().contains(cell):
+                text(viewport, cell, table.item(row, column).text())
+
+
+def plain(label: str) -> str:
+    """A widget text as drawn: mnemonic ampersands gone, the shortcut after a tab dropped."""
+    return re.sub(r"&(.)", r"\1", label.split("\t")[0])
+
+
+def label_rect_of(label: QLabel) -> QRect:
+    """Where a plain-text label's text is drawn inside it (labels stretch wider than text)."""
+    return label.style().itemTextRect(
+        label.fontMetrics(), label.contentsRect(), label.alignment(), True, plain(label.text())
+    )
+
+
+def toggle_rects(button: QCheckBox | QRadioButton) -> tuple[QRect, QRect]:
+    """The indicator's and the label text's rects of a check box or radio button."""
+    option = QStyleOptionButton()
+    button.initStyleOption(option)
+    element = QStyle.SubElement
+    if isinstance(button, QCheckBox):
+        indicator, contents = element.SE_CheckBoxIndicator, element.SE_CheckBoxContents
+    else:
+        indicator, contents = element.SE_RadioButtonIndicator, element.SE_RadioButtonContents
+    style = button.style()
+    drawn = style.itemTextRect(
+        button.fontMetrics(),
+        style.subElementRect(contents, option, button),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        True,
+        plain(button.text()),
+    )
+    return style.subElementRect(indicator, option, button), drawn
+
+
+def line_rect(edit: QPlainTextEdit) -> QRect:
+    """The first line of a plain text edit, in its viewport (the only line these screens use)."""
+    block = edit.blockBoundingGeometry(edit.document().firstBlock())
+    block = block.translated(edit.contentOffset()).toRect()
+    width = edit.fontMetrics().horizontalAdvance(edit.toPlainText()) + 8
+    return QRect(block.x(), block.y(), width, block.height())
+
+
+# ---- web pages ----------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+)
+
+TRUTH_JS = """
+addEventListener('load', () => {
+  const ROLES = {button: 'button', link: 'link', tab: 'tab', checkbox: 'checkbox',
+    radio: 'radio', switch: 'toggle', menuitem: 'menuitem', combobox: 'combo',
+    textbox: 'input', searchbox: 'input', option: 'list_item'};
+  const INPUTS = {checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button',
+    reset: 'button'};
+  const kindOf = e => {
+    if (e.getAttribute('role')) return ROLES[e.getAttribute('role')];
+    if (e.dataset.icon) return 'icon';
+    const tag = e.tagName.toLowerCase();
+    if (tag === 'input') return INPUTS[e.type] || 'input';
+    return {a: 'link', button: 'button', select: 'combo', textarea: 'input'}[tag];
+  };
+  const box = r => [r.left, r.top, r.width, r.height];
+  const shown = r => r.width > 0 && r.height > 0;
+  const texts = [], controls = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode()); ) {
+    const value = node.textContent.replace(/\\s+/g, ' ').trim();
+    if (!value || node.parentElement.closest('script,style,select,option,[data-icon]')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rect = range.getBoundingClientRect();
+    if (shown(rect)) texts.push({text: value, box: box(rect)});
+  }
+  for (const e of document.querySelectorAll('input,button,select,textarea,a,[role]')) {
+    // a check box or radio is clicked through the label round it: that is its box
+    const rect = (e.closest('label') || e).getBoundingClientRect(), kind = kindOf(e);
+    if (!kind || !shown(rect)) continue;
+    let value = (e.innerText || '').trim();
+    if (e.matches('select')) value = e.options[e.selectedIndex].text;
+    else if (e.matches('input[type=password]')) value = '';
+    else if (e.matches('textarea,input:not([type=checkbox],[type=radio])'))
+      value = e.value || e.placeholder;
+    if (e.matches('input:not([type=checkbox],[type=radio]),select,textarea') && value)
+      texts.push({text: value, box: box(rect)});
+    controls.push({kind, box: box(rect), text: e.dataset.icon ? '' : value,
+      name: e.dataset.icon || ''});
+  }
+  const out = document.createElement('script');
+  out.type = 'application/json';
+  out.id = 'truth';
+  out.textContent = JSON.stringify({texts, controls});
+  document.body.appendChild(out);
+});
+"""
+
+BASE_CSS = """
+body { font: 15px "DejaVu Sans", sans-serif; margin: 0; padding: 16px 24px; color: #1d1d1f;
+  background: #fff; }
+input, select, button, textarea { font: inherit; }
+input, select { padding: 5px 8px; border: 1px solid #999; border-radius: 4px; }
+button { padding: 6px 14px; border: 1px solid #777; border-radius: 4px; background: #f2f2f2; }
+.name { display: inline-block; min-width: 140px; }
+.row { margin: 12px 0; }
+.primary { background: #1a73e8; color: #fff; border-color: #1a73e8; }
+.icon { font-size: 20px; padding: 4px 9px; min-width: 38px; }
+.material { font-family: "Material Icons"; font-size: 22px; padding: 3px 8px; }
+nav a { margin-right: 22px; color: #1a0dab; }
+table { border-collapse: collapse; margin-top: 12px; }
+td, th { border: 1px solid #ccc; padding: 5px 14px; text-align: left; }
+"""
+
+PAGES: dict[str, tuple[str, str]] = {
+    "web-form": (
+        "light",
+        """<h2>Create your account</h2>
+<div class="row"><label class="name" for="n">Full name</label>
+<input id="n" value="Grace Hopper"></div>
+<div class="row"><label class="name" for="e">Email</label>
+<input id="e" placeholder="you@example.com"></div>
+<div class="row"><label class="name" for="p">Password</label>
+<input id="p" type="password" value="secret"></div>
+<div class="row"><label class="name" for="c">Country</label><select id="c"><option>Norway</option>
+<option>Peru</option></select></div>
+<div class="row"><span class="name">Plan</span>
+<label><input type="radio" name="plan" checked>Basic</label>
+<label><input type="radio" name="plan">Premium</label></div>
+<div class="row"><label><input type="checkbox">I agree to the terms of service</label></div>
+<div class="row"><textarea rows="3" cols="40" placeholder="Anything else?"></textarea></div>
+<div class="row"><button class="primary">Create account</button> <button>Cancel</button></div>""",
+    ),
+    "web-nav": (
+        "light",
+        """<nav><a href="#">Home</a><a href="#">Products</a><a href="#">Pricing</a>
+<a href="#">Documentation</a><a href="#">Blog</a><a href="#">Contact</a></nav>
+<h1>Automate any desktop</h1>
+<p>Describe the task in words and watch it happen.</p>
+<p><button class="primary">Start free trial</button> <button>Book a demo</button></p>
+<h3>Latest news</h3>
+<p><a href="#">Version 2.4 released</a></p><p><a href="#">Android support is here</a></p>
+<p><a href="#">Case study: nightly regression tests</a></p>
+<p>Copyright 2024 Clickwright Ltd.</p>""",
+    ),
+    "web-search": (
+        "light",
+        """<div class="row"><input size="50" value="offline screen parser">
+<button class="material" data-icon="search" aria-label="Search">search</button>
+<button class="material" data-icon="settings" aria-label="Settings">settings</button></div>
+<p>About 1,240 results</p>
+<p><a href="#">Screen parsing with OCR and OpenCV</a></p><p>Detect buttons and fields.</p>
+<p><a href="#">Fusing accessibility trees with pixels</a></p><p>When the tree is missing.</p>
+<p><a href="#">Set-of-marks prompting for agents</a></p><p>Numbered boxes on a frame.</p>
+<p><a href="#">Benchmarking text recall on GUIs</a></p><p>Labelled screens for free.</p>
+<p><button>Previous</button> <button>Next</button></p>""",
+    ),
+    "web-table": (
+        "light",
+        """<h2>Orders</h2><div class="row"><input placeholder="Filter orders">
+<button>Export CSV</button></div><table><tr><th>Order</th><th>Customer</th><th>Total</th>
+<th>Status</th></tr>"""
+        + "".join(
+            f"<tr><td>#{1040 + i}</td><td>{c}</td><td>{t}</td><td>{s}</td></tr>"
+            for i, (c, t, s) in enumerate(
+                [
+                    ("Ada Lovelace", "120.00", "Shipped"),
+                    ("Alan Turing", "89.50", "Pending"),
+                    ("Grace Hopper", "230.10", "Delivered"),
+                    ("Linus Torvalds", "15.99", "Cancelled"),
+                    ("Barbara Liskov", "342.00", "Shipped"),
+                    ("Dennis Ritchie", "77.25", "Pending"),
+                    ("Margaret Hamilton", "410.00", "Delivered"),
+                    ("Ken Thompson", "58.40", "Shipped"),
+                ]
+            )
+        )
+        + "</table>",
+    ),
+    "web-dark": (
+        "dark",
+        """<style>body { background: #1e1f22; color: #e8e8e8; }
+button { background: #3a3b3f; color: #e8e8e8; border-color: #5a5b5f; }
+input, select { background: #2b2d31; color: #e8e8e8; border-color: #5a5b5f; }</style>
+<h2>Notification settings</h2>
+<div class="row"><label class="name">Display name</label><input value="hedy.lamarr"></div>
+<div class="row"><label class="name">Digest</label><select><option>Daily</option></select></div>
+<div class="row"><label><input type="checkbox" checked>Email me about mentions</label></div>
+<div class="row"><label><input type="checkbox">Weekly product updates</label></div>
+<div class="row"><span role="switch" tabindex="0">Do not disturb</span></div>
+<div class="row"><button class="primary">Save changes</button> <button>Reset</button></div>""",
+    ),
+    "web-icons": (
+        "light",
+        """<div class="row">"""
+        + "".join(
+            f'<button class="icon" data-icon="{name}" aria-label="{name}">{glyph}</button> '
+            for name, glyph in (
+                ("menu", "☰"),
+                ("back", "←"),
+                ("forward", "→"),
+                ("home", "⌂"),
+                ("add", "+"),
+                ("edit", "✎"),
+                ("close", "✕"),
+                ("check", "✓"),
+                ("star", "★"),
+                ("heart", "♥"),
+                ("settings", "⚙"),
+                ("warning", "⚠"),
+                ("mail", "✉"),
+                ("phone", "☎"),
+                ("play", "▶"),
+                ("more", "⋮"),
+            )
+        )
+        + """</div><h3>Inbox</h3><p>Three unread messages</p>
+<p><a href="#">Quarterly numbers are in</a></p><p><a href="#">Lunch on Friday?</a></p>
+<p><a href="#">Your invoice is ready</a></p>""",
+    ),
+}
+
+
+def page_html(name: str) -> str:
+    theme, body = PAGES[name]
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(name)}</title>"
+        f"<style>{BASE_CSS}</style></head><body>{body}<script>{TRUTH_JS}</script></body></html>"
+    )
+
+
+def chromium(page: Path, scale: float, size: tuple[int, int], *mode: str) -> str:
+    """Run headless Chromium on `page` at a CSS viewport of `size` / `scale`; its stdout."""
+    width, height = round(size[0] / scale), round(size[1] / scale)
+    with tempfile.TemporaryDirectory() as profile:
+        done = subprocess.run(
+            [
+                CHROMIUM,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={profile}",
+                f"--force-device-scale-factor={scale}",
+                f"--window-size={width},{height}",
+                *mode,
+                page.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+    return done.stdout
+
+
+def render_web(name: str, scale: float, size: tuple[int, int], work: Path):
+    """(pixels, ground truth) of one page: a screenshot run, then a DOM-dump run for the
+    boxes the page measured, scaled from CSS to screenshot pixels and cut to the screenshot."""
+    page = work / f"{name}.html"
+    page.write_text(page_html(name), encoding="utf-8")
+    shot = work / "shot.png"
+    chromium(page, scale, size, f"--screenshot={shot}")
+    pixels = np.asarray(Image.open(shot).convert("RGB"))
+    dom = chromium(page, scale, size, "--dump-dom")
+    found = re.search(r'<script type="application/json" id="truth">(.*?)</script>', dom, re.S)
+    if found is None:
+        raise RuntimeError(f"{name}: the page wrote no ground truth")
+    truth = json.loads(html.unescape(found.group(1)))
+    height, width = pixels.shape[:2]
+    for item in truth["texts"] + truth["controls"]:
+        x, y, w, h = (v * scale for v in item["box"])
+        item["box"] = [round(x), round(y), round(w), round(h)]
+    for key in ("texts", "controls"):
+        truth[key] = [t for t in truth[key] if fits(t["box"], width, height)]
+    return pixels, truth
+
+
+def fits(box: list[int], width: int, height: int) -> bool:
+    x, y, w, h = box
+    return x >= 0 and y >= 0 and x + w <= width and y + h <= height and w > 0 and h > 0
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+def save(out: Path, meta: Json, pixels: np.ndarray, truth: Json, edited: np.ndarray | None):
+    name = str(meta["name"])
+    Image.fromarray(pixels).save(out / f"{name}.png")
+    if edited is not None:
+        Image.fromarray(edited).save(out / f"{name}.edited.png")
+    size = [int(pixels.shape[1]), int(pixels.shape[0])]
+    record = {
+        **meta,
+        "size": size,
+        **truth,
+        "edited": f"{name}.edited.png" if edited is not None else None,
+    }
+    (out / f"{name}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
+
+
+def quiet_qt(mode, context, message: str) -> None:  # noqa: ANN001 - Qt's handler signature
+    """Print Qt's messages except the offscreen plugin's one per window about size hints."""
+    if "propagateSizeHints" not in message:
+        print(message, file=sys.stderr)
+
+
+def generate(out: Path, web: bool = True) -> int:
+    """Write every screen to `out`; the number written."""
+    out.mkdir(parents=True, exist_ok=True)
+    qInstallMessageHandler(quiet_qt)
+    app = QApplication.instance() or QApplication([])
+    count = 0
+    for app_name in QT_APPS:
+        for dark in (False, True):
+            for scale in SCALES:
+                for size in SIZES:
+                    theme = "dark" if dark else "light"
+                    name = f"{app_name}-{theme}-x{scale:g}-{size[0]}x{size[1]}"
+                    pixels, edited, truth = render_qt(app, app_name, dark, scale, size)
+                    meta = {"name": name, "source": "qt", "app": app_name, "theme": theme}
+                    save(out, {**meta, "scale": scale}, pixels, truth, edited)
+                    count += 1
+    if not web:
+        return count
+    with tempfile.TemporaryDirectory() as work:
+        for page_name, (theme, _) in PAGES.items():
+            for scale in SCALES:
+                for size in SIZES:
+                    name = f"{page_name}-x{scale:g}-{size[0]}x{size[1]}"
+                    pixels, truth = render_web(page_name, scale, size, Path(work))
+                    meta = {"name": name, "source": "web", "app": page_name, "theme": theme}
+                    save(out, {**meta, "scale": scale}, pixels, truth, None)
+                    count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--no-web", action="store_true", help="Qt screens only (no Chromium)")
+    args = parser.parse_args()
+    print(f"{generate(args.out, web=not args.no_web)} screens written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
