@@ -44,7 +44,11 @@ class TextBox:
 def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
     left to right), with ids 0..n-1."""
-    widgets = [_as_bar(w, texts) for w in widgets if not _glyph_in_text(w, texts)]
+    widgets = [
+        _as_bar(w, texts)
+        for w in widgets
+        if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts)
+    ]
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
@@ -57,7 +61,8 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
 
     parts: list[Element] = []
     toggles = [w for w in widgets if w.kind in TOGGLES]
-    free = [t for t in free if not _is_toggle_glyph(t, toggles)]
+    icons = [w.box for w in widgets if w.kind == "icon"]
+    free = [t for t in free if not _is_toggle_glyph(t, toggles) and not _over_icons(t, icons)]
     for toggle, label in _pair_toggles(toggles, free):
         if label is None:
             parts.append(_widget_element(toggle))
@@ -79,6 +84,8 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     names = _name_fields([(i, w) for i, w in enumerate(hosts) if w.kind in FIELDS], free)
     for index, widget in enumerate(hosts):
         contents = _reading_order(inside.get(index, []), lambda t: t.box)
+        if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
+            contents = [t for t in contents if not is_glyph(t.text)]
         text = " ".join(t.text for t in contents)
         name = names.get(index, "")
         if not text and not name:
@@ -93,7 +100,7 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
                 source="merged",
                 score=min([widget.score] + [t.score for t in contents]),
                 interactive=True,
-                name=name,
+                name=name or widget.name,
                 state=widget.state,
             )
         )
@@ -296,6 +303,31 @@ def _widget_element(widget: Widget) -> Element:
         score=widget.score,
         interactive=widget.kind in INTERACTIVE_KINDS,
         state=widget.state,
+        name=widget.name,
+    )
+
+
+def is_glyph(text: str) -> bool:
+    """OCR's reading of a picture rather than of a word: one or two characters, or symbols."""
+    letters = "".join(text.split())
+    return len(letters) <= 2 or not any(c.isalnum() for c in letters)
+
+
+def _over_icons(text: TextBox, icons: list[Box]) -> bool:
+    """OCR's reading of a row of icons ("Q ×", "★"): a glyph text over at least one icon."""
+    return is_glyph(text.text) and any(
+        text.box.intersection(icon) >= 0.5 * icon.area for icon in icons
+    )
+
+
+def _icon_in_word(widget: Widget, texts: list[TextBox]) -> bool:
+    """An "icon" OCR read as part of a longer text is a letter or sign of that text (a bold
+    initial, an '@'), not an icon."""
+    if widget.kind != "icon":
+        return False
+    box = widget.box
+    return any(
+        text.box.intersection(box) >= 0.5 * box.area and not is_glyph(text.text) for text in texts
     )
 
 

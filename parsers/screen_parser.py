@@ -19,7 +19,7 @@ import numpy as np
 
 from clickwright.errors import DeviceError
 from clickwright.parsers.a11y import A11yNode, to_frame
-from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility
+from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph
 from clickwright.parsers.icons import name_icon
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
@@ -28,6 +28,7 @@ from clickwright.types import Box, Element, Frame, Screen
 
 SOURCES = frozenset({"ocr", "widgets", "a11y"})
 ICON_SIDE = (10, 64)  # a textless control this size (px) may be an icon worth naming
+MIN_ICON_INK = 8  # ink smaller than this (px) is a dot or comma, too little to name
 
 
 @dataclass
@@ -123,21 +124,57 @@ class ScreenParser:
 
 
 def name_icons(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
-    """Give textless icon-sized controls the name of the icon they show ("search", "close")."""
+    """Give icon-sized controls without a real label the name of the icon they show ("search",
+    "close"). One or two letters OCR read on a square control were the picture itself ("a"
+    for a magnifier): they are dropped once the icon is named. A symbol OCR read ("+", "(")
+    is the control's label and keeps it a button, as do the letters of a wider one ("No")."""
     named = []
     for element in elements:
         x, y, w, h = element.box
+        glyph = is_glyph(element.text) and element.text.strip().isalnum() and w <= 1.5 * h
         if (
             element.kind in ("button", "icon")
-            and not element.text
+            and not element.name
+            and (not element.text or glyph)
             and ICON_SIDE[0] <= min(w, h)
             and max(w, h) <= ICON_SIDE[1]
         ):
-            match = name_icon(pixels[y : y + h, x : x + w])
+            inside = _inside_frame(pixels[y : y + h, x : x + w])
+            match = name_icon(inside) if _ink_side(inside) >= MIN_ICON_INK else None
             if match is not None:
-                element = replace(element, kind="icon", name=match[0], interactive=True)
+                element = replace(element, kind="icon", name=match[0], text="", interactive=True)
         named.append(element)
     return named
+
+
+def _inside_frame(crop: np.ndarray) -> np.ndarray:
+    """The crop within the innermost outline near each of its sides (a button's frame, and a
+    neighbour's when the box took it in), so that only the picture is named."""
+    face = np.median(crop.reshape(-1, 3), axis=0)
+    ink = np.abs(crop.astype(np.int16) - face).max(axis=2) > 40
+    rows, columns = ink.mean(axis=1) >= 0.5, ink.mean(axis=0) >= 0.5
+
+    def inner(lines: np.ndarray) -> tuple[int, int]:
+        reach = max(2, len(lines) // 4)
+        first = np.flatnonzero(lines[:reach])
+        last = np.flatnonzero(lines[::-1][:reach])
+        start = int(first[-1]) + 1 if first.size else 0
+        end = len(lines) - (int(last[-1]) + 1 if last.size else 0)
+        return start, end
+
+    top, bottom = inner(rows)
+    left, right = inner(columns)
+    return crop[top:bottom, left:right]
+
+
+def _ink_side(crop: np.ndarray) -> int:
+    """The longer side of the box round what stands out from the crop's border colour."""
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
+    ink = np.abs(crop.astype(np.int16) - np.median(border, axis=0)).max(axis=2) > 40
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return 0
+    return int(max(rows[-1] - rows[0], columns[-1] - columns[0])) + 1
 
 
 def rgb_pixels(pixels: np.ndarray) -> np.ndarray:

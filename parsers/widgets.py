@@ -7,6 +7,11 @@ works the same for light and dark themes), the flat regions between edges are la
 regions shaped like a rectangle or a small circle are classified by size, shape and by the
 "ink" (text, tick, arrow, dot) they enclose. Only relative contrast is used, never a theme's
 colours.
+
+Square tool buttons look like big check boxes and bare toolbar glyphs have no outline at all, so
+the icon namer (`icons.name_icon`) settles both: a "check box" whose mark it names as an icon
+other than a tick is an icon button, and a small isolated blob of ink in a row of controls that
+it names confidently is an unframed icon.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from clickwright.parsers.icons import NEGATIVE, default_namer
 from clickwright.types import Box, ElementKind
 
 EDGE_CONTRAST = 10  # grey levels; a dark Fusion line edit differs from its window by only 18
@@ -27,11 +33,16 @@ CONTROL_HEIGHTS = (12, 80)  # inside height range of a button, line edit or comb
 CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
 TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
+ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px at 200 %)
+ICON_BUTTON = 64  # longest side of a button that holds nothing but an icon
+LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
+ROUND_ICONS = frozenset({"info", "stop", "check", "help", "clock", "power"})  # radio look-alikes
 
 _SQUARE = np.ones((3, 3), np.uint8)
 _CORNER = np.ones((2, 2), np.uint8)
 _CONTROLS = ("button", "input", "combo")
 _CHECKED = frozenset({"checked"})
+_SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,7 @@ class Widget:
     kind: ElementKind
     score: float
     state: frozenset[str] = frozenset()
+    name: str = ""  # an icon's name ("search"), when the icon namer knows it
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,8 +90,13 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = []
     for label in candidates[candidates > 0]:  # label 0 is the edge pixels themselves
         widgets.extend(_Region(frame, labels, int(label), stats[label]).classify())
-    widgets.extend(_marked_toggles(frame, [w for w in widgets if w.kind in ("checkbox", "radio")]))
-    return _tag_cells(_tag_tabs(_join_combo_buttons(_drop_duplicates(widgets))))
+    _, blobs, blob_stats, _ = cv2.connectedComponentsWithStats(frame.edges, connectivity=8)
+    widgets.extend(
+        _marked_toggles(frame, blobs, blob_stats, [w for w in widgets if w.kind in _SMALL])
+    )
+    widgets = _join_combo_buttons(_drop_duplicates(widgets))
+    widgets.extend(_unframed_icons(frame, widgets))
+    return _tag_cells(_tag_tabs(_fold_icon_contents(widgets)))
 
 
 def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:
@@ -160,6 +177,10 @@ class _Region:
             and _centre_contrast(self.frame.gray, box) <= 3 * EDGE_CONTRAST
         ):
             return None  # a grey ring with the background showing through: a bold letter 'O'
+        if marked:
+            icon = _icon_not_toggle(self.frame.pixels, box, kind)
+            if icon is not None:
+                return icon
         return Widget(box, kind, 0.85, _CHECKED if marked else frozenset())
 
     def _coloured(self) -> bool:
@@ -269,15 +290,17 @@ class _Region:
         )
 
 
-def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
+def _marked_toggles(
+    frame: _Frame, labels: np.ndarray, stats: np.ndarray, found: list[Widget]
+) -> list[Widget]:
     """Checked boxes and radios whose mark crowds the inside into slivers the region pass misses.
 
     Seen in the edge mask instead, such a toggle is one small isolated blob: a closed square
     outline with a tick inside that leaves some clear space, or a disc whose centre is a dot
-    (where a letter 'O' or '@' shows the background through its middle).
+    (where a letter 'O' or '@' shows the background through its middle). `labels` and `stats`
+    are the connected components of the edge mask.
     """
     edges = frame.edges
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
     x, y, w, h, _ = stats.T
     low, high = TOGGLE_OUTSIDE
     candidates = np.flatnonzero(
@@ -304,15 +327,158 @@ def _marked_toggles(frame: _Frame, found: list[Widget]) -> list[Widget]:
         # widen the blob by one).
         rows, columns = blob.mean(axis=1), blob.mean(axis=0)
         sides = (max(rows[:2]), max(rows[-2:]), max(columns[:2]), max(columns[-2:]))
+        kind: ElementKind
         if filled.mean() >= 0.9 and min(sides) >= 0.8 and blob[core].mean() <= 0.85:
-            toggles.append(Widget(box, "checkbox", 0.75, _CHECKED))
+            kind = "checkbox"
         elif (
             0.6 <= filled.mean() < 0.9
             and _round(filled)
             and _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST
         ):
-            toggles.append(Widget(box, "radio", 0.75, _CHECKED))
+            kind = "radio"
+        else:
+            continue
+        icon = _icon_not_toggle(frame.pixels, box, kind)
+        toggles.append(icon if icon is not None else Widget(box, kind, 0.75, _CHECKED))
     return toggles
+
+
+def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
+    """The icon button a marked "check box" or "radio" really is, if it is one.
+
+    A framed tool button is a square with ink inside, just like a checked box. The icon namer
+    tells them apart: a tick is named "check" (or nothing), a magnifier "search". A large
+    square whose ink the namer almost takes for an icon is an icon it does not know; round
+    icons that look like a checked radio (a dot in a ring: "info", "stop") never count.
+    """
+    inner = pixels[box.y + 1 : box.bottom - 1, box.x + 1 : box.right - 1]
+    namer = default_namer()
+    found = namer.match(inner)
+    if found is None or found[0] == NEGATIVE:
+        return None
+    name, score = namer.names[found[0]], found[1]
+    if name in ROUND_ICONS:
+        return None
+    if kind == "radio":
+        return Widget(box, "icon", 0.6, name=name) if score >= 0.8 else None
+    if score >= namer.threshold:
+        return Widget(box, "icon", 0.6, name=name)
+    if min(box.w, box.h) >= LARGE_TOGGLE and score >= namer.threshold - 0.1:
+        return Widget(box, "icon", 0.4)
+    return None
+
+
+def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
+    """Icons drawn straight on a toolbar or beside a field, with no outline round them.
+
+    Such an icon is a small blob of ink (its strokes joined across gaps of a pixel or two)
+    with clear space all round, outside every control, in a row with other such blobs or
+    controls. Only blobs the icon namer names confidently are kept, so that a stray letter or
+    digit is not taken for an icon; fusion later drops any that OCR read as part of a word.
+    """
+    low, high = ICON_BLOB
+    # Strokes joined across small gaps, at half resolution (a quarter of the pixels to label).
+    grown = cv2.dilate(frame.edges, _SQUARE)[::2, ::2]
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    x, y, w, h, _ = stats.T
+    candidates = np.flatnonzero(
+        (w >= low // 2)
+        & (h >= low // 2)
+        & (w <= high // 2 + 2)
+        & (h <= high // 2 + 2)
+        & (w <= 2 * h + 1)
+        & (h <= 2 * w + 1)
+    )
+    if candidates.size == 0:
+        return []
+    taken = np.zeros(frame.edges.shape, bool)
+    for widget in found:
+        if widget.kind != "container":
+            taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
+    blobs = []
+    for label in candidates:
+        bx, by, bw, bh = (int(v) for v in stats[label][:4])
+        window = (slice(2 * by, 2 * (by + bh)), slice(2 * bx, 2 * (bx + bw)))
+        mine = np.repeat(np.repeat(labels[by : by + bh, bx : bx + bw] == label, 2, 0), 2, 1)
+        ink = mine[: frame.edges[window].shape[0], : frame.edges[window].shape[1]]
+        ink = ink & (frame.edges[window] > 0)
+        rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+        if rows.size == 0:
+            continue
+        box = Box(
+            2 * bx + int(columns[0]),
+            2 * by + int(rows[0]),
+            int(columns[-1] - columns[0]) + 1,
+            int(rows[-1] - rows[0]) + 1,
+        )
+        if not (low <= box.w <= high and low <= box.h <= high):
+            continue
+        if not taken[box.y : box.bottom, box.x : box.right].any() and _isolated(frame.edges, box):
+            blobs.append(box)
+    neighbours = blobs + [w.box for w in found if w.kind != "container"]
+    namer = default_namer()
+    icons: dict[Box, Widget] = {}
+    unnamed = []
+    for box in blobs:
+        if not any(other is not box and _in_row(box, other) for other in neighbours):
+            continue
+        crop = frame.pixels[box.y - 2 : box.bottom + 2, box.x - 2 : box.right + 2]
+        named = namer.name(crop)
+        if named is not None and named[0] != "check":
+            icons[box] = Widget(box, "icon", round(0.5 * named[1], 3), name=named[0])
+        else:
+            unnamed.append(box)
+    # A blob the namer does not know is still an icon in a toolbar of icons it does know.
+    grew = True
+    while grew:
+        grew = False
+        for box in list(unnamed):
+            if any(_in_row(box, other) and _alike(box, other) for other in icons):
+                icons[box] = Widget(box, "icon", 0.3)
+                unnamed.remove(box)
+                grew = True
+    return list(icons.values())
+
+
+def _alike(box: Box, other: Box) -> bool:
+    """Heights within a third of each other, as icons of one toolbar are."""
+    return abs(box.h - other.h) <= max(box.h, other.h) / 3
+
+
+def _in_row(box: Box, other: Box) -> bool:
+    """`other` sits on the same row as `box`, no more than three of its heights away."""
+    same_row = abs(box.center[1] - other.center[1]) <= max(box.h, min(other.h, 2 * box.h)) / 2
+    gap = max(other.x - box.right, box.x - other.right)
+    return same_row and gap <= 3 * box.h
+
+
+def _fold_icon_contents(widgets: list[Widget]) -> list[Widget]:
+    """What sits inside an icon-sized button is its icon, not a control of its own: the lens
+    of a magnifier is no radio. A named icon found inside names the button."""
+    buttons = [
+        w for w in widgets if w.kind in ("button", "icon") and max(w.box.w, w.box.h) <= ICON_BUTTON
+    ]
+    result = []
+    named: dict[int, str] = {}
+    for widget in widgets:
+        host = next(
+            (
+                b
+                for b in buttons
+                if b is not widget
+                and b.box.area > widget.box.area
+                and b.box.contains(widget.box, slack=1)
+            ),
+            None,
+        )
+        if host is None or widget.kind not in ("checkbox", "radio", "icon", "button"):
+            result.append(widget)
+        elif widget.name and not host.name:
+            named[id(host)] = widget.name
+    return [
+        Widget(w.box, "icon", w.score, w.state, named[id(w)]) if id(w) in named else w
+        for w in result
+    ]
 
 
 def _isolated(edges: np.ndarray, box: Box) -> bool:
@@ -395,7 +561,7 @@ def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
     (top and bottom level with it), which alone would pass for a button or a check box."""
     result = list(widgets)
     for arrow in widgets:
-        if arrow.kind not in ("button", "checkbox") or arrow.box.w > arrow.box.h * 1.5:
+        if arrow.kind not in ("button", "checkbox", "icon") or arrow.box.w > arrow.box.h * 1.5:
             continue
         for index, field in enumerate(result):
             if (
