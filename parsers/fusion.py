@@ -86,8 +86,11 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         contents = _reading_order(inside.get(index, []), lambda t: t.box)
         if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
             contents = [t for t in contents if not is_glyph(t.text)]
-        text = " ".join(t.text for t in contents)
         name = names.get(index, "")
+        if widget.kind in ("input", "list_item") and _stacked(contents):
+            parts.extend(_list_elements(widget, contents, name))
+            continue
+        text = " ".join(t.text for t in contents)
         if not text and not name:
             parts.append(_widget_element(widget))
             continue
@@ -278,6 +281,36 @@ def _same_thing(element: Element, other: Element) -> bool:
 
 def _label_key(text: str) -> str:
     return " ".join(text.casefold().replace("&", "").split()).rstrip(":：").strip()
+
+
+def _stacked(texts: list[TextBox]) -> bool:
+    """Texts on more than one row: a list box or a multi-line text area, not one value."""
+    return any(
+        abs(a.box.center[1] - b.box.center[1]) > max(a.box.h, b.box.h) / 2
+        for a in texts
+        for b in texts
+    )
+
+
+def _list_elements(widget: Widget, rows: list[TextBox], name: str) -> list[Element]:
+    """A field (or a too-tall row) holding stacked texts is a list: each row an item that can
+    be clicked on its own, inside a container named by the field's label."""
+    container = Element(
+        id=0, box=widget.box, kind="container", source="widgets", score=widget.score, name=name
+    )
+    items = [
+        Element(
+            id=0,
+            box=Box(widget.box.x, t.box.y, widget.box.w, t.box.h),  # a row is clicked anywhere
+            kind="list_item",
+            text=t.text,
+            source="merged",
+            score=t.score,
+            interactive=True,
+        )
+        for t in rows
+    ]
+    return [container, *items] if widget.kind == "input" else items
 
 
 def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:

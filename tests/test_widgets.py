@@ -676,3 +676,17 @@ def test_ocr_reading_of_a_radio_glyph_is_not_its_label():
     ]
     (element,) = fuse(texts, [radio])
     assert (element.kind, element.text, element.state) == ("radio", "Free", frozenset({"checked"}))
+
+
+def test_stacked_texts_in_one_field_are_separate_list_rows():
+    field = Widget(Box(200, 100, 300, 60), "input", 0.9)
+    texts = [
+        TextBox(Box(205, 102, 40, 18), "Red", 0.99),
+        TextBox(Box(205, 122, 50, 18), "Green", 0.99),
+        TextBox(Box(205, 142, 45, 18), "Blue", 0.99),
+    ]
+    elements = fuse(texts, [field])
+    rows = [e for e in elements if e.kind == "list_item"]
+    assert [e.text for e in rows] == ["Red", "Green", "Blue"]
+    assert all(e.box.x == 200 and e.box.w == 300 and e.interactive for e in rows)
+    assert [e.kind for e in elements if e.kind == "container"] == ["container"]
