@@ -44,11 +44,9 @@ class TextBox:
 def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
     left to right), with ids 0..n-1."""
-    widgets = [
-        _as_bar(w, texts)
-        for w in widgets
-        if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts)
-    ]
+    kept = [w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts)]
+    widgets = [_as_bar(w, texts) for w in kept]
+    bars = [w.box for w, original in zip(widgets, kept, strict=True) if w.kind != original.kind]
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
@@ -109,10 +107,7 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         )
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
-    parts.extend(
-        Element(id=0, box=t.box, kind="text", text=t.text, source="ocr", score=t.score)
-        for t in free
-    )
+    parts.extend(_free_text(t, bars) for t in free)
     return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
 
 
@@ -281,6 +276,21 @@ def _same_thing(element: Element, other: Element) -> bool:
 
 def _label_key(text: str) -> str:
     return " ".join(text.casefold().replace("&", "").split()).rstrip(":：").strip()
+
+
+def _free_text(text: TextBox, bars: list[Box]) -> Element:
+    """A text on its own; in a menu bar or toolbar it is an item to click, not a caption."""
+    if any(bar.contains_point(*text.box.center) for bar in bars):
+        return Element(
+            id=0,
+            box=text.box,
+            kind="menu",
+            text=text.text,
+            source="merged",
+            score=text.score,
+            interactive=True,
+        )
+    return Element(id=0, box=text.box, kind="text", text=text.text, source="ocr", score=text.score)
 
 
 def _stacked(texts: list[TextBox]) -> bool:

@@ -21,6 +21,7 @@ from clickwright.errors import DeviceError
 from clickwright.parsers.a11y import A11yNode, to_frame
 from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph
 from clickwright.parsers.icons import name_icon
+from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.widgets import detect_widgets
@@ -85,7 +86,7 @@ class ScreenParser:
         after_ocr = time.perf_counter()
         widgets = detect_widgets(pixels) if "widgets" in self.sources else []
         after_widgets = time.perf_counter()
-        elements = name_icons(pixels, fuse(list(texts), widgets))
+        elements = mark_links(pixels, name_icons(pixels, fuse(list(texts), widgets)))
         if nodes and "a11y" in self.sources:
             in_frame = to_frame(nodes, frame.origin, frame.scale)
             elements = fuse_accessibility(elements, in_frame, frame.size)

@@ -690,3 +690,19 @@ def test_stacked_texts_in_one_field_are_separate_list_rows():
     assert [e.text for e in rows] == ["Red", "Green", "Blue"]
     assert all(e.box.x == 200 and e.box.w == 300 and e.interactive for e in rows)
     assert [e.kind for e in elements if e.kind == "container"] == ["container"]
+
+
+def test_texts_in_a_menu_bar_are_menus_to_click():
+    bar = Widget(Box(40, 40, 900, 22), "input", 0.75)
+    texts = [
+        TextBox(Box(49, 35, 25, 27), "File", 0.96),
+        TextBox(Box(90, 35, 29, 28), "Edit", 1.0),
+        TextBox(Box(300, 200, 80, 20), "Customer", 1.0),
+    ]
+    kinds = {e.text: (e.kind, e.interactive) for e in fuse(texts, [bar])}
+    assert kinds == {
+        "File": ("menu", True),
+        "Edit": ("menu", True),
+        "": ("container", False),
+        "Customer": ("text", False),
+    }
