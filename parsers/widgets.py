@@ -35,6 +35,7 @@ TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
 ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px at 200 %)
 ICON_BUTTON = 64  # longest side of a button that holds nothing but an icon
+BAR_RATIO = 6  # a control this many times wider than tall is a bar whose items are its own
 LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
 ROUND_ICONS = frozenset({"info", "stop", "check", "help", "clock", "power"})  # radio look-alikes
 
@@ -393,7 +394,9 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
         return []
     taken = np.zeros(frame.edges.shape, bool)
     for widget in found:
-        if widget.kind != "container":
+        # A bar (a toolbar seen as one wide button, a search field) holds icons of its own.
+        bar = widget.box.w > BAR_RATIO * widget.box.h
+        if widget.kind != "container" and not bar:
             taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
     blobs = []
     for label in candidates:
