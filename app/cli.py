@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from clickwright.errors import ClickwrightError
 
@@ -66,19 +67,16 @@ def _parse_size(size: str) -> tuple[int, int]:
 
 
 def print_step(step: dict[str, Any]) -> None:
-    action = step.get("action") or {}
-    target = step.get("target") or {}
-    label = target.get("text") or target.get("name") or ""
-    what = (
-        f"{action.get('type', 'skip')} {target.get('kind', '')} '{label}'"
-        if label
-        else action.get("type", "skip")
-    )
+    from clickwright.app.report import describe_action
+
+    action = step.get("action")
+    what = describe_action(action, step.get("target")) if action else "nothing to do"
     verdict = step["verdict"]
     style = VERDICT_STYLE.get(verdict, "white")
     attempt = f" (attempt {step['attempt']})" if step.get("attempt", 1) > 1 else ""
     out.print(
-        f"  {step['index']:>3}. {what}{attempt} [{style}]{verdict}[/] — {step['verdict_reason']}"
+        f"  {step['index']:>3}. {escape(what)}{attempt} [{style}]{verdict}[/] — "
+        f"{escape(step['verdict_reason'])}"
     )
 
 
@@ -193,7 +191,6 @@ def parse(
 ) -> None:
     """Show what clickwright sees: the elements parsed from a screen or a screenshot."""
     from PIL import Image
-    from rich.markup import escape
     from rich.table import Table
 
     from clickwright.agent.state import read_device_tree

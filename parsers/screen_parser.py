@@ -113,15 +113,26 @@ class ScreenParser:
     def _read(self, pixels: np.ndarray, regions: list[Box] | None) -> tuple[TextBox, ...]:
         if regions is None or self._previous is None:
             return tuple(self.ocr.read(pixels))
-        kept = [t for t in self._previous.texts if not any(t.box.intersection(r) for r in regions)]
+        old = self._previous.texts
+        kept = [t for t in old if not any(t.box.intersection(r) for r in regions)]
+        fresh: list[TextBox] = []
         height, width = pixels.shape[:2]
         for region in regions:
             crop = crop_box(region, (width, height))
             for text in self.ocr.read(pixels[crop.y : crop.bottom, crop.x : crop.right]):
                 box = text.box._replace(x=text.box.x + crop.x, y=text.box.y + crop.y)
                 if region.contains_point(*box.center):
-                    kept.append(TextBox(box, text.text, text.score))
-        return tuple(kept)
+                    fresh.append(TextBox(box, text.text, text.score))
+        # OCR on a crop can miss a word it read in the whole frame; where the pixels under an
+        # old text did not change and nothing new was read there, the old reading still holds.
+        before = rgb_pixels(self._previous.screen.frame.pixels)
+        for text in old:
+            if text in kept or any(text.box.intersection(f.box) for f in fresh):
+                continue
+            x, y, w, h = text.box
+            if np.array_equal(before[y : y + h, x : x + w], pixels[y : y + h, x : x + w]):
+                kept.append(text)
+        return tuple(kept + fresh)
 
 
 def name_icons(pixels: np.ndarray, elements: list[Element]) -> list[Element]:

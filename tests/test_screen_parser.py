@@ -194,3 +194,44 @@ def test_textless_icon_sized_controls_are_named_by_their_icon():
     named = name_icons(frame, [button, labelled])
     assert (named[0].kind, named[0].name) == ("icon", "search")
     assert named[1] == labelled
+
+
+class CropBlindEngine(OcrEngine):
+    """A real engine whose crops miss one word, as OCR on a small crop sometimes does."""
+
+    def __init__(self, engine: OcrEngine, missed: str) -> None:
+        self.engine, self.missed = engine, missed
+
+    def read(self, pixels: np.ndarray) -> list[TextBox]:
+        texts = self.engine.read(pixels)
+        if pixels.shape[:2] == (DESKTOP[1], DESKTOP[0]):
+            return texts
+        return [t for t in texts if t.text != self.missed]
+
+
+def test_a_word_a_crop_misses_survives_where_its_pixels_did_not_change(window, engine) -> None:
+    before = desktop(window)
+    combo = visible(window, QComboBox)
+    combo.showPopup()
+    QApplication.processEvents()
+    opened = desktop(window, combo.view().window())
+    combo.hidePopup()
+    probe = ScreenParser(ocr=engine)
+    probe.parse(before)
+    first = probe.parse(opened)
+    regions = probe.last.regions
+    # a word inside a re-read region whose own pixels the popup did not touch
+    untouched = [
+        e.text
+        for e in first.elements
+        if e.kind == "text"
+        and any(e.box.intersection(r) for r in regions)
+        and np.array_equal(
+            before.pixels[e.box.y : e.box.bottom, e.box.x : e.box.right],
+            opened.pixels[e.box.y : e.box.bottom, e.box.x : e.box.right],
+        )
+    ]
+    assert untouched, "the popup's region holds no unchanged word; the test needs one"
+    parser = ScreenParser(ocr=CropBlindEngine(engine, untouched[0]))
+    parser.parse(before)
+    assert untouched[0] in parser.parse(opened).texts()
