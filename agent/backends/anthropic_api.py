@@ -10,8 +10,8 @@ from clickwright.agent.backends.base import (
     Message,
     ModelError,
     bad_answer,
-    from_sdk_error,
     png_base64,
+    sdk_errors,
 )
 
 try:
@@ -49,7 +49,7 @@ class AnthropicBackend(Backend):
     ) -> tuple[str, int, int, str]:
         system = "\n\n".join(m.text for m in messages if m.role == "system")
         turns = [_wire_turn(m) for m in messages if m.role != "system"]
-        try:
+        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
             answer = self._client.messages.create(
                 model=self.model,
                 max_tokens=max_tokens,
@@ -60,13 +60,6 @@ class AnthropicBackend(Backend):
                 extra_body={"temperature": temperature} if temperature > 0 else None,
                 **({"system": system} if system else {}),
             )
-        except Exception as error:
-            mapped = from_sdk_error(
-                anthropic, error, url=self.base_url, model=self.model, timeout=timeout
-            )
-            if mapped is None:
-                raise
-            raise mapped from error
         blocks = getattr(answer, "content", None)
         if not isinstance(blocks, list):  # a non-JSON body arrives as str
             raise bad_answer(self.base_url, repr(answer))

@@ -7,10 +7,11 @@ role can swap an API model for a local one without knowing which it talks to.
 from __future__ import annotations
 
 import base64
+import contextlib
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Literal
@@ -217,6 +218,18 @@ def timed_out(url: str, timeout: float) -> ModelTimeout:
 def one_line(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@contextlib.contextmanager
+def sdk_errors(sdk: ModuleType, *, url: str, model: str, timeout: float) -> Iterator[None]:
+    """Turn the SDK's exceptions raised inside the block into ModelErrors; others pass."""
+    try:
+        yield
+    except Exception as error:
+        mapped = from_sdk_error(sdk, error, url=url, model=model, timeout=timeout)
+        if mapped is None:
+            raise
+        raise mapped from error
 
 
 def from_sdk_error(

@@ -11,8 +11,8 @@ from clickwright.agent.backends.base import (
     Message,
     ModelError,
     bad_answer,
-    from_sdk_error,
     png_base64,
+    sdk_errors,
 )
 
 try:
@@ -50,7 +50,7 @@ class OpenAICompatBackend(Backend):
     def _send(
         self, messages: Sequence[Message], *, max_tokens: int, temperature: float, timeout: float
     ) -> tuple[str, int, int, str]:
-        try:
+        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
             completion = self._client.chat.completions.create(
                 model=self.model,
                 messages=[_wire_message(message) for message in messages],
@@ -58,13 +58,6 @@ class OpenAICompatBackend(Backend):
                 temperature=temperature,
                 timeout=timeout,
             )
-        except Exception as error:
-            mapped = from_sdk_error(
-                openai, error, url=self.base_url, model=self.model, timeout=timeout
-            )
-            if mapped is None:
-                raise
-            raise mapped from error
         choices = getattr(completion, "choices", None)
         if not choices:  # a non-JSON body arrives as str, foreign JSON as a model without fields
             raise bad_answer(self.base_url, repr(completion))
