@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -137,20 +139,21 @@ def run(
     raise typer.Exit(0 if result.ok else 1)
 
 
-def start_program(device: Any, command: str, timeout: float = 30.0) -> None:
+def start_program(device: Any, command: str, timeout: float = 30.0) -> subprocess.Popen[bytes]:
     """Launch `command` on the device's display and wait until its window has drawn."""
-    import time
-
     from clickwright.devices.base import wait_until_stable
 
     blank = device.capture()
-    device.launch(command)
+    process = device.launch(command)
     deadline = time.monotonic() + timeout
     while device.capture().same_as(blank):
+        if process.poll() is not None:
+            raise ClickwrightError(f"{command!r} exited with status {process.returncode}")
         if time.monotonic() > deadline:
             raise ClickwrightError(f"{command!r} showed nothing within {timeout:g} s")
         time.sleep(0.1)
     wait_until_stable(device, timeout=10, quiet=0.5)
+    return process
 
 
 def load_image(path: Path) -> Any:

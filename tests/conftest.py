@@ -66,7 +66,6 @@ class SampleApp:
 
 @pytest.fixture
 def sample_app(display: VirtualDisplay, device, tmp_path: Path) -> Iterator[SampleApp]:
-    from clickwright.app.cli import start_program  # noqa: F401 - same wait logic as the CLI
     from clickwright.devices.base import wait_until_stable
 
     blank = device.capture()
