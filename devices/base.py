@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 from clickwright.devices.geometry import Monitor
+from clickwright.devices.input_events import InputEvent
+from clickwright.errors import DeviceError
 from clickwright.types import Action, Frame
 
 Point = tuple[int, int]
@@ -35,6 +39,11 @@ class Device(ABC):
     def accessibility(self) -> Any | None:
         """The accessibility tree when the platform offers one (parsers read it)."""
         return None
+
+    def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
+        """What the person at this device does, as it happens, until `stop` is set: what the
+        recorder listens to. Devices that cannot listen say so."""
+        raise DeviceError(f"recording is not supported on a {self.kind} device")
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "size": list(self.size)}
