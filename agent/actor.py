@@ -24,6 +24,7 @@ from clickwright.types import (
     Click,
     DoubleClick,
     Drag,
+    Element,
     Hotkey,
     RightClick,
     Screen,
@@ -74,9 +75,19 @@ def state_after(
     return expect
 
 
+Judge = Callable[[Screen, Screen, Expectation, Action], Verdict]
+
+
+def offline_judge(before: Screen, after: Screen, expect: Expectation, action: Action) -> Verdict:
+    return judge(before, after, expect)
+
+
 class OfflineActor:
-    def __init__(self, state: RunState) -> None:
+    """`judge` is the critic: the offline one by default, or a model critic from the team."""
+
+    def __init__(self, state: RunState, judge: Judge = offline_judge) -> None:
         self.state = state
+        self.judge = judge
 
     @property
     def screen(self) -> Screen:
@@ -276,7 +287,9 @@ class OfflineActor:
                 "attempt": attempt,
                 "candidates": [c.to_json() for c in candidates[:5]],
             }
-            after, verdict, timings = self._perform(action, point, end, before, expect)
+            after, verdict, timings = self._perform(
+                action, point, end, before, expect, candidate.element
+            )
             timings["decide"] = round(decided, 4)
             self._record(step, action, before, after, point, verdict, thought, extra, timings)
             if verdict.status != "retry":
@@ -305,17 +318,19 @@ class OfflineActor:
         end: Point | None,
         before: Screen,
         expect: Expectation,
+        element: Element | None = None,
     ) -> tuple[Screen | None, Verdict, dict[str, float]]:
         state = self.state
         state.check_budget()
         if state.settings.dry_run:
             return None, Verdict("unverified", "dry run: nothing was done"), {}
+        state.approve(action, element)
         started = time.perf_counter()
         state.device.perform(action, point, end)
         acted = time.perf_counter()
         after = state.observe()
         judged = time.perf_counter()
-        verdict = judge(before, after, expect)
+        verdict = self.judge(before, after, expect, action)
         return (
             after,
             verdict,

@@ -9,12 +9,20 @@
     backend = "transformers"
     model = "/models/UI-TARS-1.5-7B"
 
+    [prices."my-finetune"]             # dollars per million tokens, for --max-cost
+    input = 0.5
+    output = 1.5
+
 A role's own settings (its `[roles.X]` table, its per-role flags) beat the global ones; among
 settings of the same reach, flags beat the environment, which beats the file, which beats the
 defaults. Settings that switch the backend drop the model, base_url and api_key_env they
 override, which belonged to the old backend. API keys are never part of the settings: they
 are read when a backend is made, from the environment variable named by `api_key_env` or the
 system keyring (service "clickwright", user = that variable's name), and never written.
+
+The grounder and the notetaker are opt-in: they use a model only when their own table or flags
+name one, since element ids from the set-of-marks need no model to ground and a notetaker call
+per step doubles the bill; otherwise the actor's own notes are the task memory.
 """
 
 from __future__ import annotations
@@ -31,10 +39,13 @@ from typing import Any
 import platformdirs
 
 from clickwright.agent.backends.base import Backend, ModelError
+from clickwright.agent.budget import Price, read_prices, shipped_prices
 from clickwright.errors import ClickwrightError
 
 BACKENDS = ("offline", "openai", "anthropic", "transformers")
-ROLES = ("planner", "actor", "critic", "grounder")
+ROLES = ("planner", "actor", "grounder", "critic", "notetaker")
+OPT_IN_ROLES = ("grounder", "notetaker")
+COORDS = ("auto", "pixels", "norm1000", "norm1")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 ENV_VARS = {
     "CLICKWRIGHT_BACKEND": "backend",
@@ -58,6 +69,13 @@ class BackendSettings:
     tries: int = 3
     device: str = "auto"
     """Transformers only: "auto" (a GPU when there is one), "cpu", "cuda", "cuda:1", "mps"."""
+    coords: str = "auto"
+    """How the model writes points: "pixels" of the image it saw, "norm1000" (Qwen2-VL,
+    UI-TARS 1.0), "norm1", or "auto" (fractions when within 0-1, else pixels)."""
+
+    @property
+    def is_model(self) -> bool:
+        return self.backend != "offline"
 
 
 _FIELDS = tuple(f.name for f in fields(BackendSettings))
@@ -67,9 +85,14 @@ _FIELDS = tuple(f.name for f in fields(BackendSettings))
 class Settings:
     default: BackendSettings = field(default_factory=BackendSettings)
     roles: Mapping[str, BackendSettings] = field(default_factory=dict)
+    prices: Mapping[str, Price] = field(default_factory=shipped_prices)
 
     def for_role(self, role: str) -> BackendSettings:
         return self.roles.get(role, self.default)
+
+    @property
+    def uses_models(self) -> bool:
+        return any(self.for_role(role).is_model for role in ROLES)
 
 
 def config_path(env: Mapping[str, str] = os.environ) -> Path:
@@ -88,7 +111,9 @@ def load_settings(
     count as not given); `path` defaults to `config_path(env)`, which may be missing unless
     named by CLICKWRIGHT_CONFIG."""
     path = path or config_path(env)
-    file_top, file_roles = _read_file(path, must_exist=bool(env.get("CLICKWRIGHT_CONFIG")))
+    file_top, file_roles, file_prices = _read_file(
+        path, must_exist=bool(env.get("CLICKWRIGHT_CONFIG"))
+    )
     env_layer = {key: env[name] for name, key in ENV_VARS.items() if env.get(name)}
     flag_layer = {key: value for key, value in (flags or {}).items() if value is not None}
     given_roles = {
@@ -101,9 +126,10 @@ def load_settings(
             raise ConfigError(f"flags: {problem[1]}", problem[2])
 
     def resolve(role: str | None) -> BackendSettings:
-        layers = [file_top, env_layer, flag_layer]
-        if role:
-            layers += [file_roles.get(role, {}), given_roles.get(role, {})]
+        own = [file_roles.get(role, {}), given_roles.get(role, {})] if role else []
+        if role in OPT_IN_ROLES and not any(own):
+            return BackendSettings()
+        layers = [file_top, env_layer, flag_layer, *own]
         values: dict[str, Any] = {}
         for layer in layers:
             if "backend" in layer and layer["backend"] != values.get("backend"):
@@ -112,7 +138,7 @@ def load_settings(
         return BackendSettings(**values)
 
     roles = {role: resolve(role) for role in ROLES}
-    return Settings(resolve(None), roles)
+    return Settings(resolve(None), roles, {**shipped_prices(), **file_prices})
 
 
 def save_settings(settings: Settings, path: Path) -> None:
@@ -184,7 +210,9 @@ def _no_key(settings: BackendSettings) -> ModelError:
     )
 
 
-def _read_file(path: Path, must_exist: bool) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+def _read_file(
+    path: Path, must_exist: bool
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, Price]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -192,7 +220,7 @@ def _read_file(path: Path, must_exist: bool) -> tuple[dict[str, Any], dict[str, 
             raise ConfigError(
                 f"no config file at {path}", "create it, or unset CLICKWRIGHT_CONFIG"
             ) from None
-        return {}, {}
+        return {}, {}, {}
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read the config file {path}: {error}") from None
     try:
@@ -205,6 +233,7 @@ def _read_file(path: Path, must_exist: bool) -> tuple[dict[str, Any], dict[str, 
             "fix the file, or point CLICKWRIGHT_CONFIG at another",
         ) from None
     roles = data.pop("roles", {})
+    prices = read_prices(data.pop("prices", {}), f"{path}:{_line(text, 'prices')}")
     problem = _problem_in(data, None)
     if not isinstance(roles, dict):
         problem = ("roles", "roles must be tables like [roles.actor]", "")
@@ -215,7 +244,7 @@ def _read_file(path: Path, must_exist: bool) -> tuple[dict[str, Any], dict[str, 
     if problem:
         key, message, hint = problem
         raise ConfigError(f"{path}:{_line(text, key)}: {message}", hint)
-    return data, roles
+    return data, roles, prices
 
 
 def _problem_in(values: Any, role: str | None) -> tuple[str, str, str] | None:
@@ -242,6 +271,8 @@ def _problem(key: str, value: Any) -> tuple[str, str] | None:
         return (f"unknown setting {key!r}", f"use one of {', '.join(_FIELDS)}")
     if key == "backend" and value not in BACKENDS:
         return (f"unknown backend {value!r}", f"use one of {', '.join(BACKENDS)}")
+    if key == "coords" and value not in COORDS:
+        return (f"unknown coords {value!r}", f"use one of {', '.join(COORDS)}")
     if key in ("timeout", "tries"):
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             return (f"{key} must be a positive number, not {value!r}", "")

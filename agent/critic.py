@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from clickwright.agent.grounding import normalize, text_similarity
-from clickwright.types import Box, Frame, Screen
+from clickwright.agent.runlog import looks_secret
+from clickwright.types import Action, Box, Element, Frame, Screen
 
 CARET_WIDTH = 3  # changes this thin are a blinking text cursor, not an effect
 
@@ -38,10 +39,29 @@ class Expectation:
         return "the screen changes"
 
 
+Status = Literal["success", "unverified", "retry", "back", "replan", "ask_user"]
+
+
 @dataclass(frozen=True)
 class Verdict:
-    status: Literal["success", "unverified", "retry"]
+    """`back`, `replan` and `ask_user` come only from a model critic: undo a wrong turn, make a
+    new plan, or ask the person (`question`)."""
+
+    status: Status
     reason: str
+    question: str = ""
+
+
+def expectation_for(action: Action, element: Element | None) -> Expectation:
+    """What a model's action should visibly do, for the offline critic to check first."""
+    if element is not None:
+        if action.type == "type" and action.text and not looks_secret(element.name or ""):
+            return Expectation("text_in", action.text, element.box)
+        if action.type == "click" and element.kind in ("checkbox", "toggle", "radio"):
+            checked = "checked" in element.state
+            wanted = "checked" if element.kind == "radio" or not checked else "unchecked"
+            return Expectation("state", box=element.box, state=wanted)
+    return Expectation("change")
 
 
 def changed_regions(before: Frame, after: Frame) -> list[Box]:

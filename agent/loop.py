@@ -1,22 +1,39 @@
-"""The agent loop, read top to bottom: plan, then observe -> act -> verify -> record per step."""
+"""The agent loop, read top to bottom: plan, then observe -> decide -> act -> verify -> record.
+
+With no model configured, the offline interpreter plans and the offline actor carries out each
+instruction. With models, the planner writes subgoals and either the model actor picks one
+action a turn (`_act_with_model`) or the offline actor follows the model's subgoals
+(`_follow_plan`); the critic's verdict decides between going on, trying again, undoing, making
+a new plan, or asking the person.
+"""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from clickwright.agent.actor import OfflineActor
+from clickwright.agent.config import Settings as ModelConfig
+from clickwright.agent.critic import Verdict, expectation_for
+from clickwright.agent.grounding import text_similarity
 from clickwright.agent.interpreter import Step, interpret
+from clickwright.agent.memory import Turn
+from clickwright.agent.roles import Decision, prompt_text
 from clickwright.agent.runlog import RunLog, looks_secret
-from clickwright.agent.state import RunState, Settings, Stopped
-from clickwright.devices.base import Device
-from clickwright.errors import ClickwrightError, StepFailed
+from clickwright.agent.safety import Human
+from clickwright.agent.state import NeedsAnswer, RunState, Settings, Stopped
+from clickwright.agent.team import Team, build_team, describe_roles
+from clickwright.devices.base import Device, wait_until_stable
+from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
 from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.types import Action, Back, Hotkey, Screen, Target, action_to_json
 
-Outcome = Literal["done", "failed", "stopped", "error"]
+Outcome = Literal["done", "failed", "stopped", "question", "error"]
+PROMPTS_FILE = "prompts.md"
 
 
 @dataclass(frozen=True)
@@ -44,17 +61,29 @@ def run_task(
     parser: ScreenParser | None = None,
     on_step: Callable[[dict[str, Any]], None] | None = None,
     stop: threading.Event | None = None,
+    models: ModelConfig | None = None,
+    human: Human | None = None,
 ) -> RunResult:
-    """Carry out `task` on `device`. A task the planner cannot read raises TaskError first."""
+    """Carry out `task` on `device`. A task the offline planner must read and cannot raises
+    TaskError first; bad model settings raise ClickwrightError before any action."""
     settings = settings or Settings()
-    steps = interpret(task)
+    models = models or ModelConfig()
+    planner_is_model = models.for_role("planner").is_model
+    actor_is_model = models.for_role("actor").is_model
+    steps = [] if planner_is_model else _interpret(task, required=not actor_is_model)
     log = RunLog(
         Path(runs_dir),
         {
             "task": task,
             "device": device.describe(),
-            "planner": "offline",
-            "settings": {"max_steps": settings.max_steps, "dry_run": settings.dry_run},
+            "roles": describe_roles(models),
+            "settings": {
+                "max_steps": settings.max_steps,
+                "max_time": settings.max_time,
+                "max_cost": settings.max_cost,
+                "dry_run": settings.dry_run,
+                "approve_risky": settings.approve_risky,
+            },
         },
         secrets=secrets_in(steps),
     )
@@ -67,25 +96,294 @@ def run_task(
         on_step=on_step,
         stop=stop or threading.Event(),
     )
-    actor = OfflineActor(state)
+    if human is not None:
+        state.human = human
     outcome: Outcome = "error"
     reason = "internal error"
     try:
+        team = build_team(models, state)
         state.observe()
-        for step in steps:
-            actor.carry_out(step)
-        outcome, reason = "done", f"all {len(steps)} instruction(s) carried out"
-        if settings.dry_run:
-            reason = "dry run: planned every step, acted on nothing"
+        if team.planner is None and team.actor is None:
+            outcome, reason = _follow_steps(state, team, steps)
+        elif settings.dry_run:
+            outcome, reason = _write_prompts(state, team, steps)
+        else:
+            state.memory.plan = team.planner.plan() if team.planner else _clauses(task, steps)
+            log.info["plan"] = state.memory.plan
+            if team.actor is None:
+                outcome, reason = _follow_plan(state, team)
+            else:
+                outcome, reason = _act_with_model(state, team)
     except StepFailed as exc:
         outcome, reason = "failed", str(exc)
-    except (KeyboardInterrupt, Stopped):
+    except KeyboardInterrupt:
         outcome, reason = "stopped", "stopped by the user"
+    except Stopped as exc:
+        outcome, reason = "stopped", str(exc)
+    except NeedsAnswer as exc:
+        outcome, reason = "question", f"the agent needs an answer: {exc.question}"
     except ClickwrightError as exc:
         outcome, reason = "error", str(exc)
     except Exception as exc:
         reason = f"internal error: {exc!r}"
         raise
     finally:
+        log.info["usage"] = state.usage.to_json()
+        log.info["notes"] = state.memory.notes
         log.finish(outcome, reason)
     return RunResult(outcome, reason, log.dir, log.steps)
+
+
+def _interpret(task: str, required: bool) -> list[Step]:
+    """The offline planner's steps; when a model actor can take the task whole, an unreadable
+    task is one goal rather than an error."""
+    try:
+        return interpret(task)
+    except TaskError:
+        if required:
+            raise
+        return []
+
+
+def _clauses(task: str, steps: list[Step]) -> list[str]:
+    return [step.clause for step in steps] or [task]
+
+
+# ---- the offline planner's steps, or a model's subgoals, by the offline actor ------------------
+
+
+def _follow_steps(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, str]:
+    actor = OfflineActor(state, judge=team.critic.judge)
+    for step in steps:
+        actor.carry_out(step)
+    if state.settings.dry_run:
+        return "done", "dry run: planned every step, acted on nothing"
+    return "done", f"all {len(steps)} instruction(s) carried out"
+
+
+def _follow_plan(state: RunState, team: Team) -> tuple[Outcome, str]:
+    """Each model subgoal read by the offline interpreter and carried out; a subgoal that cannot
+    be read or done makes the planner plan what remains, a bounded number of times."""
+    memory, actor = state.memory, OfflineActor(state, judge=team.critic.judge)
+    replans = 0
+    while memory.current < len(memory.plan):
+        goal = memory.plan[memory.current]
+        try:
+            for step in interpret(goal):
+                actor.carry_out(step)
+        except (TaskError, StepFailed) as error:
+            if replans >= state.settings.max_replans or team.planner is None:
+                raise StepFailed(f"subgoal {goal!r} failed: {error}") from None
+            replans += 1
+            _replan(state, team, f"{goal!r} failed: {error}")
+            continue
+        memory.turns.append(Turn(len(memory.turns) + 1, "", goal, "success", "carried out"))
+        memory.advance()
+    return "done", f"all {len(memory.plan)} subgoal(s) carried out"
+
+
+def _replan(state: RunState, team: Team, failure: str) -> None:
+    memory = state.memory
+    done = memory.plan[: memory.current]
+    state.observe()
+    memory.plan = done + (team.planner.plan(failure) if team.planner else memory.plan[len(done) :])
+    state.log.info["plan"] = memory.plan
+
+
+# ---- the model actor ---------------------------------------------------------------------------
+
+
+def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
+    assert team.actor is not None
+    memory, settings = state.memory, state.settings
+    failures = replans = 0
+    while True:
+        state.check_budget()
+        before = state.screen or state.observe()
+        started = time.perf_counter()
+        decision, image = team.actor.decide(before)
+        memory.remember_screenshot(state.log.steps + 1, image.pixels)
+        memory.feedback = ""
+        if decision.note:
+            memory.note(decision.note)
+        action = decision.action
+        if action.type == "done":
+            _record(state, decision, before, None, Verdict("success", "the task is done"))
+            return "done", action.summary or "the actor says the task is done"
+        if action.type == "fail":
+            _record(state, decision, before, None, Verdict("retry", action.reason))
+            raise StepFailed(f"the actor gave up: {action.reason}")
+        if action.type == "ask_user":
+            answer = state.human.answer(action.question)
+            said = "nobody to ask" if answer is None else f"the user answered: {answer}"
+            _record(state, decision, before, None, Verdict("success", said))
+            if answer is None:
+                raise NeedsAnswer(action.question)
+            memory.note(f"The user answered {action.question!r}: {answer}")
+            continue
+        verdict = _carry_out(state, team, decision, before, image, started)
+        if verdict.status in ("success", "unverified"):
+            failures = 0
+            if decision.subgoal_done:
+                memory.advance()
+            if team.notetaker is not None and state.screen is not None:
+                team.notetaker.update(state.screen)
+            continue
+        failures += 1
+        memory.feedback = f"{_describe(action)} did not work: {verdict.reason}"
+        if verdict.status == "back":
+            _go_back(state)
+        elif verdict.status == "ask_user":
+            answer = state.human.answer(verdict.question)
+            if answer is None:
+                raise NeedsAnswer(verdict.question)
+            memory.note(f"The user answered {verdict.question!r}: {answer}")
+        if verdict.status == "replan" or failures >= settings.max_attempts:
+            if replans >= settings.max_replans:
+                raise StepFailed(
+                    f"gave up after {failures} failed attempt(s) and {replans} new plan(s); "
+                    f"last: {memory.feedback}"
+                )
+            replans += 1
+            failures = 0
+            _replan(state, team, memory.feedback)
+
+
+def _carry_out(
+    state: RunState, team: Team, decision: Decision, before: Screen, image: Any, started: float
+) -> Verdict:
+    """Ground, approve, act, observe, judge and record one model action."""
+    action = decision.action
+    try:
+        placed = team.grounder.place(action, before, image)
+    except ActionError as error:
+        verdict = Verdict("retry", f"could not find the target: {error}")
+        _record(state, decision, before, None, verdict)
+        return verdict
+    element = placed.element
+    if action.type == "type" and element is not None and looks_secret(element.name):
+        state.log.add_secret(action.text)
+    decided = time.perf_counter()
+    state.check_budget()
+    approval = state.approve(action, element)
+    try:
+        state.device.perform(action, placed.point, placed.end)
+    except ActionError as error:
+        verdict = Verdict("retry", str(error))
+        _record(state, decision, before, None, verdict)
+        return verdict
+    acted = time.perf_counter()
+    after = _wait(state, action) if action.type == "wait" else state.observe()
+    judged = time.perf_counter()
+    expectation = expectation_for(action, element)
+    verdict = team.critic.judge(before, after, expectation, action, decision.expect)
+    _record(
+        state,
+        decision,
+        before,
+        after,
+        verdict,
+        point=placed.point,
+        target=element,
+        how=placed.how,
+        approval=approval,
+        durations={
+            "decide": round(decided - started - state.model_seconds, 4),
+            "act": round(acted - decided, 4),
+            "verify": round(time.perf_counter() - judged, 4),
+        },
+    )
+    state.memory.turns.append(
+        Turn(state.log.steps, decision.thought, _describe(action), verdict.status, verdict.reason)
+    )
+    return verdict
+
+
+def _wait(state: RunState, action: Action) -> Screen:
+    """Wait until the text shows (or the screen is still), up to the action's timeout."""
+    deadline = time.monotonic() + action.timeout
+    if action.until == "stable":
+        wait_until_stable(state.device, timeout=action.timeout, quiet=1.0)
+        return state.observe()
+    wanted = action.until.text or ""
+    screen = state.observe()
+    while time.monotonic() < deadline:
+        if any(text_similarity(wanted, t) >= 85 for t in screen.texts()):
+            break
+        screen = state.observe()
+    return screen
+
+
+def _go_back(state: RunState) -> None:
+    """Undo a wrong turn the critic saw: Back on a phone, Escape on a desktop."""
+    undo: Action = Back() if state.device.kind == "android" else Hotkey(keys=("esc",))
+    before = state.screen or state.observe()
+    state.check_budget()
+    state.device.perform(undo, None, None)
+    after = state.observe()
+    record = {
+        "instruction": "undo the last action, as the critic asked",
+        "thought": "going back",
+        "action": action_to_json(undo),
+        "verdict": "success",
+        "verdict_reason": "went back",
+    }
+    state.record(record, before, after)
+
+
+def _record(
+    state: RunState,
+    decision: Decision,
+    before: Screen,
+    after: Screen | None,
+    verdict: Verdict,
+    point: tuple[int, int] | None = None,
+    target: Any = None,
+    how: str = "",
+    approval: str = "",
+    durations: dict[str, float] | None = None,
+) -> None:
+    memory = state.memory
+    goal = memory.plan[memory.current] if memory.current < len(memory.plan) else state.task
+    record = {
+        "instruction": goal,
+        "thought": decision.thought,
+        "action": action_to_json(decision.action),
+        "expect": decision.expect,
+        "target": target.to_json() if target is not None else None,
+        "grounded": how,
+        "candidates": [],
+        "attempt": 1,
+        "point": list(point) if point else None,
+        "verdict": verdict.status,
+        "verdict_reason": verdict.reason,
+        "durations": durations or {},
+    }
+    if approval:
+        record["approval"] = approval
+    state.record(record, before, after)
+
+
+def _describe(action: Action) -> str:
+    target = getattr(action, "target", None)
+    where = f" on {target.describe()}" if isinstance(target, Target) else ""
+    text = f" {action.text!r}" if action.type == "type" else ""
+    return f"{action.type}{text}{where}"
+
+
+def _write_prompts(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, str]:
+    """--dry-run with models: the first prompts each model role would get, written and shown,
+    nothing sent and nothing done."""
+    memory, screen = state.memory, state.screen or state.observe()
+    sections = []
+    if team.planner is not None:
+        sections.append(("planner", team.planner.messages()))
+        memory.plan = ["(the planner's subgoals)"]
+    else:
+        memory.plan = _clauses(state.task, steps)
+    if team.actor is not None:
+        image = team.actor.fit(screen.frame.pixels)
+        sections.append(("actor", team.actor.messages(screen, image)))
+    text = "\n\n".join(f"# {role}\n\n{prompt_text(messages)}" for role, messages in sections)
+    (state.log.dir / PROMPTS_FILE).write_text(text + "\n", encoding="utf-8")
+    return "done", f"dry run: the prompts are in {state.log.dir / PROMPTS_FILE}; nothing was sent"

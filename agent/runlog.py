@@ -76,6 +76,17 @@ class RunLog:
         self._write_info()
         return record
 
+    def add_secret(self, text: str) -> None:
+        """A secret learned mid-run (a model typing into a password field): redacted from here
+        on, in everything written after."""
+        if text and text not in self._secrets:
+            self._secrets.append(text)
+
+    def add_call(self, record: dict[str, Any]) -> None:
+        """One model call (role, prompt text, answer, tokens) in model_calls.jsonl."""
+        with open(self.dir / "model_calls.jsonl", "a", encoding="utf-8") as out:
+            out.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
+
     def redact(self, serialized: str) -> str:
         """Replace every secret, as it appears inside JSON strings, by a placeholder."""
         for secret in self._secrets:

@@ -39,6 +39,20 @@ class ScaledImage:
         return (x * self.size[0] / self.frame_size[0], y * self.size[1] / self.frame_size[1])
 
 
+@dataclass(frozen=True)
+class ImageLimits:
+    """The screenshot size a model takes best. Sides snapped to multiples of `factor` within
+    `max_pixels` are what a Qwen-style processor would resize to anyway, so a model's pixel
+    answers land on our image exactly, whichever server runs it."""
+
+    max_side: int = 1280
+    factor: int | None = 28
+    max_pixels: int | None = 28 * 28 * 1280
+
+    def fit(self, pixels: np.ndarray) -> ScaledImage:
+        return fit_for_model(pixels, self.max_side, self.factor, self.max_pixels)
+
+
 def smart_resize(
     height: int,
     width: int,

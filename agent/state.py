@@ -9,12 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clickwright.agent.budget import Budget, Usage
+from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
+from clickwright.agent.safety import Human, Nobody, risk_of
 from clickwright.devices.base import Device, wait_until_stable
-from clickwright.errors import StepFailed
 from clickwright.parsers.a11y import A11yNode, A11yTree, read_atspi
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Box, Screen
+from clickwright.types import Action, Box, Element, Screen
 
 
 def read_device_tree(device: Device) -> A11yTree | None:
@@ -35,14 +37,35 @@ class Settings:
     settle_timeout: float = 5.0
     wait_timeout: float = 10.0
     accessibility: bool = True
+    max_time: float | None = None
+    """Seconds the whole run may take."""
+    max_cost: float | None = None
+    """US dollars the run's model calls may cost."""
+    approve_risky: bool = False
+    """`--yes`: carry out risky actions without asking."""
+    screenshots: int = 2
+    """How many recent screenshots a model sees (the current one included)."""
+    answer_tries: int = 3
+    """How often a model may answer before its answers count as unusable."""
+    max_replans: int = 2
 
     def __post_init__(self) -> None:
-        if self.max_steps < 1 or self.max_attempts < 1:
-            raise ValueError("max_steps and max_attempts must be at least 1")
+        if min(self.max_steps, self.max_attempts, self.screenshots, self.answer_tries) < 1:
+            raise ValueError(
+                "max_steps, max_attempts, screenshots and answer_tries must be at least 1"
+            )
 
 
 class Stopped(Exception):
-    """The user asked the run to stop (stop button, hotkey); not an error."""
+    """The user asked the run to stop (stop button, hotkey, a denied approval); not an error."""
+
+
+class NeedsAnswer(Exception):
+    """The agent asked a question and nobody can answer it: the run ends with the question."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(question)
+        self.question = question
 
 
 @dataclass
@@ -59,12 +82,24 @@ class RunState:
     stop: threading.Event = field(default_factory=threading.Event)
     capture_seconds: float = 0.0
     parse_seconds: float = 0.0
+    model_seconds: float = 0.0
     tree_unavailable: str = ""
+    human: Human = field(default_factory=Nobody)
+    usage: Usage = field(default_factory=Usage)
+    budget: Budget = field(default_factory=Budget)
+    memory: Memory = field(default_factory=Memory)
+    approved_all: bool = False
+    recorded_usage: tuple[int, float | None] = (0, 0.0)
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self.budget = Budget(s.max_steps, s.max_time, s.max_cost)
+        self.memory.screenshots_kept = s.screenshots
 
     def observe(self) -> Screen:
         """Wait for a stable screen and parse it; timings go to the next recorded step."""
         if self.stop.is_set():
-            raise Stopped("stopped by request")
+            raise Stopped("stopped by the user")
         start = time.perf_counter()
         stable = wait_until_stable(self.device, timeout=self.settings.settle_timeout)
         parsed_at = time.perf_counter()
@@ -96,19 +131,39 @@ class RunState:
         step["durations"] = {
             "capture": round(self.capture_seconds, 4),
             "parse": round(self.parse_seconds, 4),
+            "model": round(self.model_seconds, 4),
             **step["durations"],
         }
-        self.capture_seconds = self.parse_seconds = 0.0
-        step.setdefault("tokens", 0)
-        step.setdefault("cost", 0.0)
+        self.capture_seconds = self.parse_seconds = self.model_seconds = 0.0
+        tokens, cost = self.recorded_usage
+        step["tokens"] = self.usage.tokens - tokens
+        step["cost"] = None if self.usage.cost is None else round(self.usage.cost - (cost or 0), 6)
+        self.recorded_usage = (self.usage.tokens, self.usage.cost)
         step["time"] = time.time()
+        self.log.info["usage"] = self.usage.to_json()
         written = self.log.add_step(step)
         if self.on_step is not None:
             self.on_step(written)
 
     def check_budget(self) -> None:
-        """Called before every action, so a run never acts more than max_steps times."""
+        """Called before every action and model call, so a run never acts more than max_steps
+        times nor goes on past its time or cost limit."""
         if self.stop.is_set():
-            raise Stopped("stopped by request")
-        if self.log.steps >= self.settings.max_steps:
-            raise StepFailed(f"reached the limit of {self.settings.max_steps} steps")
+            raise Stopped("stopped by the user")
+        self.budget.check(self.log.steps, self.usage)
+
+    def approve(self, action: Action, element: Element | None) -> str:
+        """'' when `action` may go ahead unasked, else how it was approved; raises Stopped when
+        the person (or nobody, headless) denies it."""
+        risk = risk_of(action, element)
+        if risk is None:
+            return ""
+        if self.settings.approve_risky or self.approved_all:
+            return "approved in advance"
+        decision = self.human.approve(risk)
+        if decision == "deny":
+            raise Stopped(
+                f"not approved: {risk.describe()} (approve it when asked, or run with --yes)"
+            )
+        self.approved_all = decision == "always"
+        return "approved by the user"

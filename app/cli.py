@@ -96,21 +96,64 @@ def run(
         str | None, typer.Option(help="Program to start on the display first.")
     ] = None,
     max_steps: Annotated[int, typer.Option(min=1, help="Most actions the run may take.")] = 30,
+    max_time: Annotated[
+        float | None, typer.Option(min=1, help="Most seconds the run may take.")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option(min=0, help="Most US dollars the model calls may cost.")
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="Model backend: offline, openai, anthropic, transformers.")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model name, or a local model folder.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="API root of an OpenAI-compatible server.")
+    ] = None,
+    api_key_env: Annotated[
+        str | None, typer.Option(help="Environment variable that holds the API key.")
+    ] = None,
+    role: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Per-role setting ROLE.KEY=VALUE, e.g. grounder.backend=transformers "
+            "(roles: planner, actor, grounder, critic, notetaker). Repeatable."
+        ),
+    ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Carry out risky actions without asking.")
+    ] = False,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Parse and plan, act on nothing.")
+        bool,
+        typer.Option(
+            "--dry-run", help="Parse and plan, act on nothing; with models, show prompts."
+        ),
     ] = False,
     runs_dir: Annotated[Path, typer.Option(help="Where run logs and reports go.")] = Path("runs"),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary line.")] = False,
 ) -> None:
     """Carry out TASK on the screen."""
+    from clickwright.agent.config import load_settings
     from clickwright.agent.interpreter import interpret
-    from clickwright.agent.loop import run_task
+    from clickwright.agent.loop import PROMPTS_FILE, run_task
+    from clickwright.agent.safety import Nobody
     from clickwright.agent.state import Settings
     from clickwright.app.report import write_report
     from clickwright.app.stop_hotkey import stop_hotkey
+    from clickwright.app.terminal_human import TerminalHuman
 
-    interpret(task)  # a task the planner cannot read fails before any display starts
-    settings = Settings(max_steps=max_steps, dry_run=dry_run)
+    flags = {"backend": backend, "model": model, "base_url": base_url, "api_key_env": api_key_env}
+    models = load_settings(flags, parse_role_flags(role or []))
+    if not models.for_role("planner").is_model and not models.for_role("actor").is_model:
+        interpret(task)  # a task the planner cannot read fails before any display starts
+    settings = Settings(
+        max_steps=max_steps,
+        max_time=max_time,
+        max_cost=max_cost,
+        dry_run=dry_run,
+        approve_risky=yes,
+    )
+    interactive = sys.stdin.isatty() and not as_json
+    human = TerminalHuman(out) if interactive else Nobody()
     stop = threading.Event()
     with stop_hotkey(stop) as hotkey, open_device(virtual, display, screen) as device:
         if hotkey and not as_json:
@@ -118,8 +161,18 @@ def run(
         if launch:
             start_program(device, launch)
         on_step = None if as_json else print_step
-        result = run_task(task, device, runs_dir, settings, on_step=on_step, stop=stop)
+        result = run_task(
+            task,
+            device,
+            runs_dir,
+            settings,
+            on_step=on_step,
+            stop=stop,
+            models=models,
+            human=human,
+        )
     report = write_report(result.run_dir)
+    usage = json.loads((result.run_dir / "run.json").read_text()).get("usage", {})
     if as_json:
         print(
             json.dumps(
@@ -127,16 +180,54 @@ def run(
                     "outcome": result.outcome,
                     "reason": result.reason,
                     "steps": result.steps,
+                    "usage": usage,
                     "run_dir": str(result.run_dir),
                     "report": str(report),
                 }
             )
         )
     else:
+        prompts = result.run_dir / PROMPTS_FILE
+        if prompts.exists():
+            out.print(escape(prompts.read_text(encoding="utf-8")))
         style = "green" if result.ok else "red"
-        out.print(f"[{style}]{result.outcome}[/]: {result.reason}")
+        out.print(f"[{style}]{result.outcome}[/]: {escape(result.reason)}")
+        if usage.get("calls"):
+            out.print(usage_line(usage))
         out.print(f"report: {report}")
-    raise typer.Exit(0 if result.ok else 1)
+    raise typer.Exit(EXIT_CODES.get(result.outcome, 1))
+
+
+EXIT_CODES = {"done": 0, "error": 2}
+
+
+def usage_line(usage: dict[str, Any]) -> str:
+    cost = usage.get("cost")
+    spent = "cost unknown" if cost is None else f"${cost:.4f}"
+    return (
+        f"models: {usage['calls']} call(s), {usage['input_tokens']} tokens in, "
+        f"{usage['output_tokens']} out, {spent}"
+    )
+
+
+def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
+    """`["grounder.backend=transformers", "grounder.model=/m"]` as per-role settings."""
+    roles: dict[str, dict[str, Any]] = {}
+    for value in values:
+        name, _, setting = value.partition(".")
+        key, equals, given = setting.partition("=")
+        if not name or not key or not equals:
+            raise ClickwrightError(
+                f"bad --role {value!r}", "use ROLE.KEY=VALUE, e.g. --role actor.model=gpt-4o"
+            )
+        number: Any = given
+        if key in ("timeout", "tries"):
+            try:
+                number = float(given) if key == "timeout" else int(given)
+            except ValueError:
+                raise ClickwrightError(f"bad --role {value!r}: {key} must be a number") from None
+        roles.setdefault(name.strip(), {})[key.strip()] = number
+    return roles
 
 
 def start_program(device: Any, command: str, timeout: float = 30.0) -> subprocess.Popen[bytes]:

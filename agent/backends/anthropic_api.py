@@ -13,6 +13,7 @@ from clickwright.agent.backends.base import (
     png_base64,
     sdk_errors,
 )
+from clickwright.agent.screen_scaling import ImageLimits
 
 try:
     import anthropic
@@ -24,6 +25,7 @@ ANTHROPIC_URL = "https://api.anthropic.com"
 
 class AnthropicBackend(Backend):
     name = "anthropic"
+    image_limits = ImageLimits(max_side=1568, max_pixels=1_150_000)  # Anthropic's own limits
 
     def __init__(
         self,

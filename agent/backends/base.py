@@ -19,6 +19,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from clickwright.agent.screen_scaling import ImageLimits
 from clickwright.errors import ClickwrightError
 
 Role = Literal["system", "user", "assistant"]
@@ -99,6 +100,7 @@ class Backend(ABC):
     """A chat model. `chat` adds bounded retries with exponential backoff around `_send`."""
 
     name: str
+    image_limits = ImageLimits()
 
     def __init__(self, model: str, *, tries: int = 3, backoff: float = 0.5) -> None:
         self.model = model

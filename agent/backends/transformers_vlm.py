@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 from clickwright.agent.backends.base import Backend, Message, ModelError, ModelTimeout, one_line
+from clickwright.agent.screen_scaling import ImageLimits
 
 
 class TransformersVLMBackend(Backend):
@@ -61,6 +62,7 @@ class TransformersVLMBackend(Backend):
                 f"{model} has no chat template", "use the instruction-tuned variant of the model"
             )
         self.net = net.to(self.device).eval()
+        self.image_limits = _image_limits(self.processor)
 
     def _send(
         self, messages: Sequence[Message], *, max_tokens: int, temperature: float, timeout: float
@@ -106,6 +108,17 @@ class TransformersVLMBackend(Backend):
         new_tokens = output[0, prompt_length:]
         text = self.processor.decode(new_tokens, skip_special_tokens=True)
         return text, prompt_length, int(new_tokens.shape[0]), self.model
+
+
+def _image_limits(processor: Any) -> ImageLimits:
+    """The processor's own resize rule, so screenshots arrive at the size it would make."""
+    images = getattr(processor, "image_processor", None)
+    patch = getattr(images, "patch_size", None)
+    merge = getattr(images, "merge_size", None)
+    if not patch or not merge:
+        return ImageLimits()
+    max_pixels = getattr(images, "max_pixels", None) or (images.size or {}).get("longest_edge")
+    return ImageLimits(factor=patch * merge, max_pixels=max_pixels or ImageLimits.max_pixels)
 
 
 def _pick_device(torch: Any) -> str:

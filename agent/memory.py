@@ -1,0 +1,75 @@
+"""Task memory: the plan, progress, notes and recent history every role reads.
+
+Kept small on purpose: models see the last few turns and screenshots, not the whole run, so a
+long task costs the same per step as a short one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+RECENT_TURNS = 8
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One past action as the roles remember it."""
+
+    index: int
+    thought: str
+    action: str
+    verdict: str
+    reason: str
+
+    def describe(self) -> str:
+        thought = f" ({self.thought})" if self.thought else ""
+        return f"{self.index}. {self.action}{thought} -> {self.verdict}: {self.reason}"
+
+
+@dataclass
+class Memory:
+    screenshots_kept: int = 2
+    plan: list[str] = field(default_factory=list)
+    current: int = 0
+    """Index in `plan` of the subgoal being worked on."""
+    notes: list[str] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    feedback: str = ""
+    """What went wrong with the last action, told to the actor once."""
+    screenshots: deque[tuple[int, np.ndarray]] = field(default_factory=deque)
+
+    def remember_screenshot(self, step: int, pixels: np.ndarray) -> None:
+        """Keep the model-sized screenshot the actor saw; only the last few are ever sent."""
+        self.screenshots.append((step, pixels))
+        while len(self.screenshots) > max(0, self.screenshots_kept - 1):
+            self.screenshots.popleft()
+
+    def note(self, text: str) -> None:
+        text = " ".join(text.split())
+        if text and text not in self.notes:
+            self.notes.append(text)
+
+    def advance(self) -> None:
+        self.current = min(self.current + 1, len(self.plan))
+
+    def plan_text(self) -> str:
+        if not self.plan:
+            return "(no plan yet)"
+        marks = [
+            "done" if i < self.current else "now " if i == self.current else "    "
+            for i in range(len(self.plan))
+        ]
+        return "\n".join(
+            f"[{m}] {i + 1}. {goal}"
+            for i, (m, goal) in enumerate(zip(marks, self.plan, strict=True))
+        )
+
+    def recent_text(self) -> str:
+        recent = self.turns[-RECENT_TURNS:]
+        return "\n".join(turn.describe() for turn in recent) or "(nothing done yet)"
+
+    def notes_text(self) -> str:
+        return "\n".join(f"- {note}" for note in self.notes) or "(none)"

@@ -1,0 +1,89 @@
+"""Who plays each role in a run: a model from the configuration, or the offline default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clickwright.agent.backends.base import Backend
+from clickwright.agent.budget import FREE, Price, is_local, price_of
+from clickwright.agent.config import BackendSettings, ConfigError, make_backend
+from clickwright.agent.config import Settings as ModelConfig
+from clickwright.agent.roles import (
+    Actor,
+    Critic,
+    Grounder,
+    ModelCritic,
+    ModelGrounder,
+    ModelRole,
+    Notetaker,
+    Planner,
+)
+from clickwright.agent.state import RunState
+
+
+@dataclass(frozen=True)
+class Team:
+    planner: Planner | None
+    actor: Actor | None
+    grounder: Grounder
+    critic: Critic
+    notetaker: Notetaker | None
+
+    @property
+    def models(self) -> list[ModelRole]:
+        roles = [self.planner, self.actor, self.grounder.model, self.critic.model, self.notetaker]
+        return [role for role in roles if role is not None]
+
+
+def describe_roles(config: ModelConfig) -> dict[str, str]:
+    """`{"planner": "openai:gpt-4o", "grounder": "offline", ...}` for the run log."""
+    roles = ("planner", "actor", "grounder", "critic", "notetaker")
+    return {role: _name(config.for_role(role)) for role in roles}
+
+
+def _name(settings: BackendSettings) -> str:
+    return f"{settings.backend}:{settings.model}" if settings.is_model else "offline"
+
+
+def price_for(
+    settings: BackendSettings, config: ModelConfig, max_cost: float | None
+) -> Price | None:
+    """The role's price; a paid model with no known price cannot run under a cost limit."""
+    if is_local(settings.backend, settings.base_url):
+        return FREE
+    price = price_of(settings.model, config.prices)
+    if price is None and max_cost is not None:
+        raise ConfigError(
+            f"no price known for model {settings.model!r}, so --max-cost cannot be kept",
+            f'add [prices."{settings.model}"] with input and output dollars per million tokens '
+            "to the config file",
+        )
+    return price
+
+
+def build_team(config: ModelConfig, state: RunState) -> Team:
+    """Make every role's backend (one backend object per distinct setting, so a local model
+    shared by several roles is loaded once). Bad settings fail here, before any action."""
+    backends: dict[BackendSettings, Backend] = {}
+
+    def model(role: str, cls: type[ModelRole], **extra: bool) -> ModelRole | None:
+        settings = config.for_role(role)
+        if not settings.is_model:
+            return None
+        if settings not in backends:
+            backends[settings] = make_backend(settings)
+        price = price_for(settings, config, state.settings.max_cost)
+        return cls(backends[settings], settings, state, price, **extra)
+
+    actor = model("actor", Actor)
+    planner = model("planner", Planner, for_offline_actor=actor is None)
+    return Team(
+        planner=planner,  # type: ignore[arg-type]
+        actor=actor,  # type: ignore[arg-type]
+        grounder=Grounder(
+            model("grounder", ModelGrounder),  # type: ignore[arg-type]
+            config.for_role("actor").coords,
+        ),
+        critic=Critic(model("critic", ModelCritic)),  # type: ignore[arg-type]
+        notetaker=model("notetaker", Notetaker),  # type: ignore[arg-type]
+    )
