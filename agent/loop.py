@@ -30,7 +30,7 @@ from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Back, Hotkey, Screen, Target, action_to_json
+from clickwright.types import Action, Back, Hotkey, Screen, Target, Wait, action_to_json
 
 Outcome = Literal["done", "failed", "stopped", "question", "error"]
 PROMPTS_FILE = "prompts.md"
@@ -273,10 +273,14 @@ def _carry_out(
         _record(state, decision, before, None, verdict)
         return verdict
     acted = time.perf_counter()
-    after = _wait(state, action) if action.type == "wait" else state.observe()
-    judged = time.perf_counter()
-    expectation = expectation_for(action, element)
-    verdict = team.critic.judge(before, after, expectation, action, decision.expect)
+    if action.type == "wait":
+        after, verdict = _wait(state, action)
+        judged = time.perf_counter()
+    else:
+        after = state.observe()
+        judged = time.perf_counter()
+        expectation = expectation_for(action, element)
+        verdict = team.critic.judge(before, after, expectation, action, decision.expect)
     _record(
         state,
         decision,
@@ -299,19 +303,20 @@ def _carry_out(
     return verdict
 
 
-def _wait(state: RunState, action: Action) -> Screen:
+def _wait(state: RunState, action: Wait) -> tuple[Screen, Verdict]:
     """Wait until the text shows (or the screen is still), up to the action's timeout."""
     deadline = time.monotonic() + action.timeout
     if action.until == "stable":
-        wait_until_stable(state.device, timeout=action.timeout, quiet=1.0)
-        return state.observe()
-    wanted = action.until.text or ""
+        settled = wait_until_stable(state.device, timeout=action.timeout, quiet=1.0).settled
+        still = Verdict("success", "the screen is still")
+        return state.observe(), still if settled else Verdict("retry", "the screen kept changing")
+    wanted = action.until.describe()
     screen = state.observe()
-    while time.monotonic() < deadline:
-        if any(text_similarity(wanted, t) >= 85 for t in screen.texts()):
-            break
+    while not any(text_similarity(action.until.text or "", t) >= 85 for t in screen.texts()):
+        if time.monotonic() >= deadline:
+            return screen, Verdict("retry", f"{wanted} did not appear in {action.timeout:g} s")
         screen = state.observe()
-    return screen
+    return screen, Verdict("success", f"{wanted} is visible")
 
 
 def _go_back(state: RunState) -> None:

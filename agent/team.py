@@ -48,7 +48,10 @@ def _name(settings: BackendSettings) -> str:
 def price_for(
     settings: BackendSettings, config: ModelConfig, max_cost: float | None
 ) -> Price | None:
-    """The role's price; a paid model with no known price cannot run under a cost limit."""
+    """The role's price; a paid model with no known price cannot run under a cost limit. A
+    price listed for the exact model name wins, so a user can bill a local model too."""
+    if settings.model in config.prices:
+        return config.prices[settings.model]
     if is_local(settings.backend, settings.base_url):
         return FREE
     price = price_of(settings.model, config.prices)

@@ -4,12 +4,17 @@ The agent only sees pixels, so every effect of an action shows up on screen (sta
 the app writes its full state as JSON on every save so tests can check what really happened.
 
     python -m clickwright.assets.sample_app --state-out PATH [--save-dir DIR]
+        [--pos X,Y] [--size WxH] [--password-field] [--lag SECONDS] [--hide-button TEXT]
+
+The last options change the app the way real apps change between a recording and its replay:
+another place and size, a password row, slow responses, a button that is gone.
 """
 
 import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -149,8 +154,16 @@ class ButtonPicture(QLabel):
 class SampleWindow(QMainWindow):
     """The customer form; `state()` is what gets written on every save."""
 
-    def __init__(self, state_out: Path, save_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        state_out: Path,
+        save_dir: Path | None = None,
+        password_field: bool = False,
+        lag: float = 0.0,
+    ) -> None:
         super().__init__()
+        self.password_field = password_field
+        self.lag = lag  # seconds the app freezes before it responds to Save
         self.state_out = Path(state_out)
         self.save_dir = Path(save_dir) if save_dir else Path.cwd()
         self.applied = False
@@ -170,8 +183,12 @@ class SampleWindow(QMainWindow):
         self.save_button.clicked.connect(self._on_save_clicked)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self._on_cancel)
+        # Risky on purpose: what approval prompts are tested against.
+        self.delete_button = QPushButton("Delete customer")
+        self.delete_button.clicked.connect(lambda: self.save("delete"))
         bottom = QHBoxLayout()
         bottom.addWidget(self.status_label, 1)
+        bottom.addWidget(self.delete_button)
         bottom.addWidget(self.save_button)
         bottom.addWidget(self.cancel_button)
 
@@ -239,6 +256,10 @@ class SampleWindow(QMainWindow):
         form.setVerticalSpacing(10)
         form.addRow("Name:", self.name_edit)
         form.addRow("Email:", self.email_edit)
+        if self.password_field:
+            self.password_edit = QLineEdit()
+            self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+            form.addRow("Password:", self.password_edit)
         form.addRow("Phone:", self.phone_edit)
         form.addRow("Country:", self.country_combo)
         form.addRow("Favourite colour:", self.colour_list)
@@ -327,7 +348,9 @@ class SampleWindow(QMainWindow):
     def form(self) -> dict:
         """The user-editable part of the state (what Clear, Cancel and Undo act on)."""
         colours = self.colour_list.selectedItems()
+        password = {"password": self.password_edit.text()} if self.password_field else {}
         return {
+            **password,
             "name": self.name_edit.text(),
             "email": self.email_edit.text(),
             "phone": self.phone_edit.text(),
@@ -349,6 +372,8 @@ class SampleWindow(QMainWindow):
         values = {**INITIAL_FORM, **values}
         self.name_edit.setText(values["name"])
         self.email_edit.setText(values["email"])
+        if self.password_field:
+            self.password_edit.setText(values.get("password", ""))
         self.phone_edit.setText(values["phone"])
         self.country_combo.setCurrentText(values["country"])
         self.plan_buttons.get(values["plan"], self.plan_buttons["Free"]).setChecked(True)
@@ -383,6 +408,7 @@ class SampleWindow(QMainWindow):
 
     def save(self, saved_via: str, extra_path: Path | None = None) -> bool:
         """Write the state to --state-out (and to `extra_path` for Save As)."""
+        time.sleep(self.lag)
         self.save_count += 1
         text = json.dumps(self.state(saved_via), sort_keys=True, indent=2) + "\n"
         targets = [self.state_out] if extra_path is None else [extra_path, self.state_out]
@@ -428,6 +454,7 @@ class SampleWindow(QMainWindow):
         return result
 
     def _on_save_clicked(self) -> None:
+        time.sleep(self.lag)
         if self.confirm_save():
             self.save("button")
         else:
@@ -510,6 +537,16 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
+def _pair(separator: str):
+    """An argparse type for "640,480" or "900x640"."""
+
+    def parse(text: str) -> tuple[int, int]:
+        first, second = text.lower().split(separator)
+        return int(first), int(second)
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m clickwright.assets.sample_app",
@@ -522,11 +559,27 @@ def main(argv: list[str] | None = None) -> int:
         help="file that receives the app state as JSON on every save",
     )
     parser.add_argument("--save-dir", type=Path, help="starting folder of the Save As dialog")
+    parser.add_argument("--pos", type=_pair(","), help="window position X,Y (default 40,40)")
+    parser.add_argument("--size", type=_pair("x"), help="window size WxH (default 900x640)")
+    parser.add_argument(
+        "--password-field", action="store_true", help="add a Password row below Email"
+    )
+    parser.add_argument(
+        "--lag", type=float, default=0.0, help="seconds to freeze before answering Save"
+    )
+    parser.add_argument("--hide-button", help="hide the push button with this label")
     args, qt_args = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
 
     app = QApplication([sys.argv[0], *qt_args])
     configure_app(app)
-    window = SampleWindow(args.state_out.absolute(), args.save_dir)
+    window = SampleWindow(args.state_out.absolute(), args.save_dir, args.password_field, args.lag)
+    if args.pos:
+        window.move(*args.pos)
+    if args.size:
+        window.resize(*args.size)
+    for button in window.findChildren(QPushButton):
+        if args.hide_button and button.text() == args.hide_button:
+            button.hide()
     window.show()
     window.raise_()
     window.activateWindow()  # without a window manager nothing else gives it keyboard focus

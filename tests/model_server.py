@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -77,11 +78,16 @@ def anthropic_error(status: int, kind: str, message: str) -> Reply:
     return Reply(status, {"type": "error", "error": {"type": kind, "message": message}})
 
 
-class ModelServer:
-    """Serves `replies` in order, one per request, on http://127.0.0.1:<free port>."""
+Responder = Callable[[Request], Reply]
 
-    def __init__(self, replies: list[Reply]) -> None:
+
+class ModelServer:
+    """Serves `replies` in order, one per request, on http://127.0.0.1:<free port>; once they
+    are used up, `responder` answers (a scripted model that reads each request)."""
+
+    def __init__(self, replies: list[Reply], responder: Responder | None = None) -> None:
         self.replies = list(replies)
+        self.responder = responder
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -110,6 +116,8 @@ class ModelServer:
             self.requests.append(request)
             if self.replies:
                 return self.replies.pop(0)
+            if self.responder is not None:
+                return self.responder(request)
         return Reply(599, {"error": {"message": "the test scripted no more replies"}})
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
