@@ -127,3 +127,31 @@ def test_loading_errors_are_one_line(tmp_path: Path):
         TransformersVLMBackend(str(tmp_path), device="cpu")
     assert "\n" not in str(caught.value)
     assert f"{tmp_path} is not a vision-language model" in str(caught.value)
+
+
+@pytest.mark.slow
+def test_the_cli_runs_a_local_model_as_actor_and_ends_cleanly_on_its_nonsense(
+    tiny_qwen: Path, tmp_path: Path
+):
+    """Random weights answer random text: the real loop must send the screenshot at the
+    processor's own size, retry, and end with a reason, exit 1."""
+    import os
+
+    from tests.conftest import run_cli
+
+    (tmp_path / "none.toml").write_text("")
+    result = run_cli(
+        "run", "Register Ada", "--virtual", "--backend", "transformers",
+        "--model", str(tiny_qwen), "--role", "planner.backend=offline",
+        "--runs-dir", str(tmp_path), "--json",
+        env={**os.environ, "CLICKWRIGHT_CONFIG": str(tmp_path / "none.toml")},
+    )  # fmt: skip
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "the actor" in summary["reason"] and "no usable answer in 3 tries" in summary["reason"]
+    assert summary["usage"]["calls"] == 3 and summary["usage"]["cost"] == 0
+    run = json.loads((Path(summary["run_dir"]) / "run.json").read_text())
+    assert run["roles"]["actor"] == f"transformers:{tiny_qwen}"
+    assert run["roles"]["planner"] == "offline"
+    prompt = json.loads((Path(summary["run_dir"]) / "model_calls.jsonl").read_text().splitlines()[0])
+    assert "[image 140x84]" in prompt["prompt"]  # 1280x800 snapped to 28s within 112*112 pixels
