@@ -153,5 +153,6 @@ def test_the_cli_runs_a_local_model_as_actor_and_ends_cleanly_on_its_nonsense(
     run = json.loads((Path(summary["run_dir"]) / "run.json").read_text())
     assert run["roles"]["actor"] == f"transformers:{tiny_qwen}"
     assert run["roles"]["planner"] == "offline"
-    prompt = json.loads((Path(summary["run_dir"]) / "model_calls.jsonl").read_text().splitlines()[0])
+    calls = (Path(summary["run_dir"]) / "model_calls.jsonl").read_text().splitlines()
+    prompt = json.loads(calls[0])
     assert "[image 140x84]" in prompt["prompt"]  # 1280x800 snapped to 28s within 112*112 pixels
