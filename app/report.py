@@ -303,7 +303,7 @@ class _Page:
                 + (f' <span class="reason">{_e(reason)}</span>' if reason else ""),
             ),
             ("Device", _e(self.device_text())),
-            ("Planner", _e(run.get("planner") or "—")),
+            ("Models", _e(self.roles_text())),
             ("Started", _e(self.started_text())),
             ("Total time", _e(self.total_time_text(steps))),
             ("Steps", _e(self.steps_text(steps))),
@@ -320,10 +320,19 @@ class _Page:
                     ),
                 )
             )
-        tokens = sum(_float(step.get("tokens")) or 0 for step in steps)
-        cost = sum(_float(step.get("cost")) or 0 for step in steps)
-        if tokens or cost:
-            rows.append(("Model use", _e(f"{tokens:,.0f} tokens · ${cost:.4f}")))
+        usage = run.get("usage") if isinstance(run.get("usage"), dict) else {}
+        if usage.get("calls"):
+            tokens = (_float(usage.get("input_tokens")) or 0) + (
+                _float(usage.get("output_tokens")) or 0
+            )
+            cost = _float(usage.get("cost"))
+            spent = "cost unknown" if cost is None else f"${cost:.4f}"
+            rows.append(
+                ("Model use", _e(f"{usage['calls']} calls · {tokens:,.0f} tokens · {spent}"))
+            )
+        plan = run.get("plan")
+        if isinstance(plan, list) and plan:
+            rows.append(("Plan", "<br>".join(f"{i}. {_e(str(g))}" for i, g in enumerate(plan, 1))))
         meta = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
         return (
             '<header class="card run">'
@@ -346,6 +355,12 @@ class _Page:
             else:
                 parts.append(f"{key} {value}")
         return " · ".join(parts)
+
+    def roles_text(self) -> str:
+        roles = self.run.get("roles")
+        if not isinstance(roles, dict) or all(v == "offline" for v in roles.values()):
+            return "none: offline planner, actor, grounder and critic"
+        return " · ".join(f"{role} {name}" for role, name in roles.items())
 
     def started_text(self) -> str:
         started = _float(self.run.get("started"))
