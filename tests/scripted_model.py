@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.model_server import Reply, Request, openai_answer
+from tests.model_server import Reply, Request, anthropic_answer, openai_answer
 
 _LINE = re.compile(
     r'^\[(?P<id>\d+)\] (?P<kind>\w+)(?: "(?P<text>.*?)")?(?: \(label: (?P<label>.*?)\))?'
@@ -66,19 +66,24 @@ class ScriptedModel:
     )
 
     def __call__(self, request: Request) -> Reply:
+        """Answers in the wire format asked: Anthropic Messages or OpenAI chat completions."""
         messages = request.body["messages"]
-        prompt = Prompt(_text(messages[0]), "\n".join(_text(m) for m in messages[1:]))
+        if request.path.endswith("/messages"):
+            system, turns, reply = request.body.get("system", ""), messages, anthropic_answer
+        else:
+            system, turns, reply = _text(messages[0]), messages[1:], openai_answer
+        prompt = Prompt(system, "\n".join(_text(m) for m in turns))
         if prompt.system.startswith("You plan"):
             self.prompts["planner"].append(prompt)
-            return openai_answer(json.dumps({"subgoals": self.plan}))
+            return reply(json.dumps({"subgoals": self.plan}))
         if prompt.system.startswith("You check whether"):
             self.prompts["critic"].append(prompt)
-            return openai_answer(json.dumps(self.critic.pop(0)))
+            return reply(json.dumps(self.critic.pop(0)))
         self.prompts["actor"].append(prompt)
         answer = self.actor.pop(0) if self.actor else self.then
         if callable(answer):
             answer = answer(prompt)
-        return openai_answer(answer if isinstance(answer, str) else json.dumps(answer))
+        return reply(answer if isinstance(answer, str) else json.dumps(answer))
 
 
 def _text(message: dict[str, Any]) -> str:

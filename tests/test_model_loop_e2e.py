@@ -117,6 +117,28 @@ def test_model_fills_the_form_and_recovers_from_a_failed_action(display, sample_
     assert [json.loads(c)["role"] for c in calls][:2] == ["planner", "actor"]
 
 
+def test_the_anthropic_backend_drives_the_app_too(display, sample_app, tmp_path):
+    model = ScriptedModel(
+        plan=["Choose Pro", "Save"],
+        actor=[
+            lambda p: act({"type": "click", "target": {"id": p.id("Pro", "radio")}}),
+            act({"type": "hotkey", "keys": ["ctrl", "s"]}, subgoal_done=True),
+        ],
+    )
+    with ModelServer([], model) as server:
+        result = run_cli(
+            "run", "Put the customer on the Pro plan and save", "--display", display.name,
+            "--backend", "anthropic", "--base-url", server.url, "--model", "claude-scripted",
+            "--runs-dir", str(tmp_path / "runs"), "--json",
+            env={**os.environ, "ANTHROPIC_API_KEY": "k",
+                 "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
+        )  # fmt: skip
+        assert all(r.path == "/v1/messages" for r in server.requests)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sample_app.state()["plan"] == "Pro"
+    assert sample_app.state()["saved_via"] == "shortcut"
+
+
 def test_a_model_answering_nonsense_ends_the_run_with_exit_1(display, sample_app, tmp_path):
     model = ScriptedModel(plan=PLAN, actor=[], then="I like turtles.")
     with ModelServer([], model) as server:
@@ -236,3 +258,48 @@ def test_dry_run_shows_the_prompts_and_sends_nothing(display, sample_app, tmp_pa
     assert "Task: Register Ada" in result.stdout
     assert '"Save"' in result.stdout  # the element list the actor would see
     assert "[image " in result.stdout
+
+
+def test_at_a_terminal_the_person_answers_and_approves(display, sample_app, tmp_path):
+    """The real command in a pseudo-terminal: the question and the approval are asked there."""
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    model = ScriptedModel(
+        plan=["Ask which customer", "Delete it"],
+        actor=[
+            act({"type": "ask_user", "question": "Which customer?"}),
+            lambda p: act({"type": "click", "target": {"id": p.id("Delete customer")}}),
+        ],
+    )
+    with ModelServer([], model) as server:
+        master, slave = pty.openpty()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "clickwright.app", "run", "Delete a customer",
+             "--display", display.name, "--backend", "openai", "--base-url",
+             server.url + "/v1", "--model", "scripted", "--runs-dir", str(tmp_path / "runs")],
+            stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+            env={**os.environ, "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
+        )  # fmt: skip
+        os.close(slave)
+        seen = b""
+
+        def answer_when(prompt: bytes, reply: bytes) -> None:
+            nonlocal seen
+            deadline = time.monotonic() + 120
+            while prompt not in seen:
+                assert time.monotonic() < deadline, seen.decode(errors="replace")
+                if select.select([master], [], [], 0.5)[0]:
+                    seen += os.read(master, 4096)
+            seen = seen.split(prompt, 1)[1]
+            os.write(master, reply)
+
+        answer_when(b"your answer", b"Ada\n")
+        answer_when(b"allow it?", b"y\n")
+        assert process.wait(timeout=120) == 0
+        os.close(master)
+    assert sample_app.state()["saved_via"] == "delete"
+    assert "The user answered 'Which customer?': Ada" in model.prompts["actor"][1].text
