@@ -18,25 +18,18 @@ pytestmark = pytest.mark.slow
 PLAN = ["Fill in name and email", "Choose the Pro plan", "Accept the terms", "Save and confirm"]
 
 
-def run_model(display, server: ModelServer, task: str, tmp_path: Path, *flags: str, env=None):
+def run_model(
+    display, url: str, task: str, tmp_path: Path, *flags: str, backend: str = "openai",
+    model: str = "scripted", env: dict | None = None, as_json: bool = True,
+):  # fmt: skip
+    """The real command against the model at `url`: the process and its JSON summary."""
     result = run_cli(
-        "run",
-        task,
-        "--display",
-        display.name,
-        "--backend",
-        "openai",
-        "--base-url",
-        server.url + "/v1",
-        "--model",
-        "scripted",
-        "--runs-dir",
-        str(tmp_path / "runs"),
-        "--json",
-        *flags,
+        "run", task, "--display", display.name, "--backend", backend, "--base-url", url,
+        "--model", model, "--runs-dir", str(tmp_path / "runs"), *flags,
+        *(["--json"] if as_json else []),
         env={**os.environ, "CLICKWRIGHT_CONFIG": str(_config(tmp_path)), **(env or {})},
-    )
-    summary = json.loads(result.stdout.strip().splitlines()[-1]) if result.stdout else {}
+    )  # fmt: skip
+    summary = json.loads(result.stdout.strip().splitlines()[-1]) if as_json else {}
     return result, summary
 
 
@@ -94,7 +87,10 @@ def test_model_fills_the_form_and_recovers_from_a_failed_action(display, sample_
     )
     with ModelServer([], model) as server:
         result, summary = run_model(
-            display, server, "Register Ada Lovelace (ada@example.com) on the Pro plan", tmp_path
+            display,
+            server.url + "/v1",
+            "Register Ada Lovelace (ada@example.com) on the Pro plan",
+            tmp_path,
         )
     assert result.returncode == 0, result.stdout + result.stderr
     assert summary["outcome"] == "done"
@@ -126,12 +122,9 @@ def test_the_anthropic_backend_drives_the_app_too(display, sample_app, tmp_path)
         ],
     )
     with ModelServer([], model) as server:
-        result = run_cli(
-            "run", "Put the customer on the Pro plan and save", "--display", display.name,
-            "--backend", "anthropic", "--base-url", server.url, "--model", "claude-scripted",
-            "--runs-dir", str(tmp_path / "runs"), "--json",
-            env={**os.environ, "ANTHROPIC_API_KEY": "k",
-                 "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
+        result, _ = run_model(
+            display, server.url, "Put the customer on the Pro plan and save", tmp_path,
+            backend="anthropic", model="claude-scripted", env={"ANTHROPIC_API_KEY": "k"},
         )  # fmt: skip
         assert all(r.path == "/v1/messages" for r in server.requests)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -142,7 +135,7 @@ def test_the_anthropic_backend_drives_the_app_too(display, sample_app, tmp_path)
 def test_a_model_answering_nonsense_ends_the_run_with_exit_1(display, sample_app, tmp_path):
     model = ScriptedModel(plan=PLAN, actor=[], then="I like turtles.")
     with ModelServer([], model) as server:
-        result, summary = run_model(display, server, "Register Ada", tmp_path)
+        result, summary = run_model(display, server.url + "/v1", "Register Ada", tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert summary["outcome"] == "failed"
     assert "gave no usable answer in 3 tries" in summary["reason"]
@@ -153,14 +146,16 @@ def test_a_model_answering_nonsense_ends_the_run_with_exit_1(display, sample_app
 def test_risky_actions_wait_for_approval(display, sample_app, tmp_path):
     delete = [lambda p: act({"type": "click", "target": {"id": p.id("Delete customer")}})]
     with ModelServer([], ScriptedModel(plan=["Delete"], actor=list(delete))) as server:
-        result, summary = run_model(display, server, "Delete this customer", tmp_path)
+        result, summary = run_model(display, server.url + "/v1", "Delete this customer", tmp_path)
     assert result.returncode == 1
     assert summary["outcome"] == "stopped" and "not approved" in summary["reason"]
     assert "--yes" in summary["reason"]
     assert not sample_app.state_file.exists()  # nothing was deleted
 
     with ModelServer([], ScriptedModel(plan=["Delete"], actor=list(delete))) as server:
-        result, summary = run_model(display, server, "Delete this customer", tmp_path, "--yes")
+        result, summary = run_model(
+            display, server.url + "/v1", "Delete this customer", tmp_path, "--yes"
+        )
     assert result.returncode == 0, result.stdout + result.stderr
     assert sample_app.state()["saved_via"] == "delete"
     assert steps_of(summary)[0]["approval"] == "approved in advance"
@@ -169,7 +164,7 @@ def test_risky_actions_wait_for_approval(display, sample_app, tmp_path):
 def test_a_question_in_a_headless_run_ends_it_with_the_question(display, sample_app, tmp_path):
     ask = act({"type": "ask_user", "question": "Which plan should Ada get?"})
     with ModelServer([], ScriptedModel(plan=["Ask"], actor=[ask])) as server:
-        result, summary = run_model(display, server, "Register Ada", tmp_path)
+        result, summary = run_model(display, server.url + "/v1", "Register Ada", tmp_path)
     assert result.returncode == 1
     assert summary["outcome"] == "question"
     assert "Which plan should Ada get?" in summary["reason"]
@@ -180,7 +175,9 @@ def test_the_cost_limit_stops_the_run(display, sample_app, tmp_path):
     # each call costs (11 + 3) tokens x $1000 per million = $0.014
     wait = act({"type": "wait", "until": "stable", "timeout": 1})
     with ModelServer([], ScriptedModel(plan=["Wait"], actor=[], then=wait)) as server:
-        result, summary = run_model(display, server, "Wait", tmp_path, "--max-cost", "0.05")
+        result, summary = run_model(
+            display, server.url + "/v1", "Wait", tmp_path, "--max-cost", "0.05"
+        )
     assert result.returncode == 1
     assert "reached the cost limit of $0.05" in summary["reason"]
     assert summary["usage"]["calls"] == 4 and summary["usage"]["cost"] == pytest.approx(0.056)
@@ -188,69 +185,28 @@ def test_the_cost_limit_stops_the_run(display, sample_app, tmp_path):
 
 def test_a_paid_model_without_a_price_cannot_run_under_a_cost_limit(display, tmp_path):
     with ModelServer([openai_answer("{}")]) as server:
-        result = run_cli(
-            "run",
-            "Register Ada",
-            "--display",
-            display.name,
-            "--backend",
-            "openai",
-            "--base-url",
-            "https://models.example.com/v1",
-            "--model",
-            "mystery-model",
-            "--max-cost",
-            "1",
-            "--runs-dir",
-            str(tmp_path),
-            "--json",
-            env={**os.environ, "OPENAI_API_KEY": "k", "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
-        )
+        result, _ = run_model(
+            display, "https://models.example.com/v1", "Register Ada", tmp_path, "--max-cost",
+            "1", model="mystery-model", env={"OPENAI_API_KEY": "k"},
+        )  # fmt: skip
         assert not server.requests
     assert result.returncode == 2
     assert "no price known for model 'mystery-model'" in result.stdout
 
 
 def test_unreachable_endpoint_is_one_line_exit_2(display, tmp_path):
-    result = run_cli(
-        "run",
-        "Register Ada",
-        "--display",
-        display.name,
-        "--backend",
-        "openai",
-        "--base-url",
-        "http://127.0.0.1:9/v1",
-        "--model",
-        "m",
-        "--runs-dir",
-        str(tmp_path),
-        env={**os.environ, "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
-    )
+    result, _ = run_model(display, "http://127.0.0.1:9/v1", "Register Ada", tmp_path, as_json=False)
     assert result.returncode == 2
     assert "cannot reach http://127.0.0.1:9/v1" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
-    run_json = next(tmp_path.glob("*/run.json"))
+    run_json = next(tmp_path.glob("runs/*/run.json"))
     assert json.loads(run_json.read_text())["outcome"] == "error"
 
 
 def test_dry_run_shows_the_prompts_and_sends_nothing(display, sample_app, tmp_path):
     with ModelServer([]) as server:
-        result = run_cli(
-            "run",
-            "Register Ada",
-            "--display",
-            display.name,
-            "--backend",
-            "openai",
-            "--base-url",
-            server.url + "/v1",
-            "--model",
-            "m",
-            "--dry-run",
-            "--runs-dir",
-            str(tmp_path),
-            env={**os.environ, "CLICKWRIGHT_CONFIG": str(_config(tmp_path))},
+        result, _ = run_model(
+            display, server.url + "/v1", "Register Ada", tmp_path, "--dry-run", as_json=False
         )
         assert not server.requests
     assert result.returncode == 0, result.stdout + result.stderr
