@@ -63,9 +63,14 @@ def run_task(
     stop: threading.Event | None = None,
     models: ModelConfig | None = None,
     human: Human | None = None,
+    before_action: Callable[[], None] | None = None,
 ) -> RunResult:
     """Carry out `task` on `device`. A task the offline planner must read and cannot raises
-    TaskError first; bad model settings raise ClickwrightError before any action."""
+    TaskError first; bad model settings raise ClickwrightError before any action.
+
+    `human` approves risky actions and answers questions (default: nobody, headless);
+    `before_action` is called before every action and model call and may block (pause, step).
+    """
     settings = settings or Settings()
     models = models or ModelConfig()
     planner_is_model = models.for_role("planner").is_model
@@ -98,6 +103,7 @@ def run_task(
     )
     if human is not None:
         state.human = human
+    state.before_action = before_action
     outcome: Outcome = "error"
     reason = "internal error"
     try:

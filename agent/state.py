@@ -85,6 +85,8 @@ class RunState:
     model_seconds: float = 0.0
     tree_unavailable: str = ""
     human: Human = field(default_factory=Nobody)
+    before_action: Callable[[], None] | None = None
+    """Called before every action and model call; may block: how a panel pauses or steps."""
     usage: Usage = field(default_factory=Usage)
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(default_factory=Memory)
@@ -148,6 +150,8 @@ class RunState:
     def check_budget(self) -> None:
         """Called before every action and model call, so a run never acts more than max_steps
         times nor goes on past its time or cost limit."""
+        if self.before_action is not None:
+            self.before_action()
         if self.stop.is_set():
             raise Stopped("stopped by the user")
         self.budget.check(self.log.steps, self.usage)
