@@ -346,6 +346,15 @@ def demo(
     raise typer.Exit(run_demo(runs_dir, out))
 
 
+def _register_bench() -> None:
+    from clickwright.app.bench.cli import bench
+
+    app.add_typer(bench, name="bench")
+
+
+_register_bench()
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
@@ -356,3 +365,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("stopped by the user")
         sys.exit(1)
+
+
+# The demonstration commands (record, replay, demos …) live in their own module.
+from clickwright.app.demos_cli import register  # noqa: E402
+
+register(app)
