@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from clickwright.agent.critic import Expectation, Verdict, judge
-from clickwright.agent.grounding import Candidate, closest_texts, rank, text_similarity
+from clickwright.agent.grounding import Candidate, closest_texts, of_kind, rank, text_similarity
 from clickwright.agent.interpreter import Step
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.state import RunState
@@ -100,7 +100,9 @@ class OfflineActor:
 
     def _click(self, step: Step) -> None:
         expect = state_after("checked", ("radio",)) if step.verb == "click" else CHANGE
-        self._on_target(step, step.target or "", step.kind, click(expect, POINTER[step.verb]))
+        self._on_target(
+            step, step.target or "", step.kind, click(expect, POINTER[step.verb]), nth=step.nth
+        )
 
     _double_click = _right_click = _click
 
@@ -151,7 +153,7 @@ class OfflineActor:
 
     def _type(self, step: Step) -> None:
         text = step.text or ""
-        if not step.target:
+        if step.target is None:
             self._blind(
                 step,
                 Type(text=text, enter=step.enter),
@@ -167,7 +169,12 @@ class OfflineActor:
             action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
             return action, c.element.box.center, None, expect
 
-        self._on_target(step, step.target, step.kind or "input", plan)
+        if step.every:
+            fields = of_kind(self.screen, step.kind or "input")
+            for nth in range(1, len(fields) + 1):
+                self._on_target(step, "", step.kind or "input", plan, nth=nth)
+            return
+        self._on_target(step, step.target, step.kind or "input", plan, nth=step.nth)
 
     def _press(self, step: Step) -> None:
         self._blind(
@@ -246,8 +253,21 @@ class OfflineActor:
 
     # ---- the shared act-and-verify primitive -------------------------------------------------
 
+    def _candidates(
+        self,
+        screen: Screen,
+        description: str,
+        kind: str | None,
+        nth: int | None = None,
+        **hints: Any,
+    ) -> list[Candidate]:
+        """By text when the step names one, else the elements of the kind it names."""
+        if not description:
+            return of_kind(screen, kind, nth)
+        return rank(screen, description, kind, echo_of=self.state.task, **hints)
+
     def _best(self, description: str, kind: str | None, **hints: Any) -> Candidate | None:
-        candidates = rank(self.screen, description, kind, **hints)
+        candidates = self._candidates(self.screen, description, kind, **hints)
         return candidates[0] if candidates else None
 
     def _on_target(
@@ -258,12 +278,15 @@ class OfflineActor:
         plan: Callable[[Candidate], Plan],
         new_since: Screen | None = None,
         near: Box | None = None,
+        nth: int | None = None,
     ) -> None:
         """Act on the best candidate for `description`; on a `retry` verdict try the next."""
         state = self.state
         before = self.screen
         started = time.perf_counter()
-        candidates = rank(before, description, kind, new_since=new_since, near=near)
+        candidates = self._candidates(
+            before, description, kind, nth, new_since=new_since, near=near
+        )
         decided = time.perf_counter() - started
         if not candidates:
             if state.settings.dry_run:

@@ -63,23 +63,54 @@ class Candidate:
         return {"id": e.id, "text": e.text or e.name, "kind": e.kind, "score": round(self.score, 1)}
 
 
+def echoes(text: str, task: str, description: str) -> bool:
+    """Whether `text` is the task itself shown on screen (an app that displays the instruction)
+    rather than the thing it names: a long text found in the task, and longer than the target."""
+    shown, wanted = normalize(text), normalize(description)
+    return (
+        len(shown) >= 10
+        and len(shown) > len(wanted) + 3
+        and fuzz.partial_ratio(shown, normalize(task)) >= 90
+    )
+
+
+def of_kind(screen: Screen, kind: str | None, nth: int | None = None) -> list[Candidate]:
+    """Elements of a kind named without a name ("the text field", "the 3rd input"), in reading
+    order; the exact kind first, else its family. `nth` picks one, 1-based, -1 the last."""
+    family = KIND_FAMILIES.get(kind or "", frozenset({kind}))
+    for kinds in (frozenset({kind}), family):
+        found = sorted(
+            (e for e in screen.elements if e.kind in kinds),
+            key=lambda e: (e.box.y // 8, e.box.x),
+        )
+        if found:
+            break
+    if nth is not None:
+        found = found[nth - 1 : nth] if nth > 0 else found[-1:]
+    return [Candidate(e, 100.0, f"the {nth or 1}. {e.kind} on screen") for e in found]
+
+
 def rank(
     screen: Screen,
     description: str,
     kind: str | None = None,
     new_since: Screen | None = None,
     near: Box | None = None,
+    echo_of: str = "",
 ) -> list[Candidate]:
     """Candidates for `description`, best first, all above MIN_SCORE.
 
     `new_since` prefers elements that were not on an earlier screen (the item a menu just
-    opened); `near` prefers elements close to a box (the option under an opened combo box).
+    opened); `near` prefers elements close to a box (the option under an opened combo box);
+    texts that merely repeat the task `echo_of` are never candidates.
     """
     old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
     scored: list[Candidate] = []
     if kind in ("input", "combo", "container"):
-        scored.extend(_inputs_by_label(screen, description, kind))
+        scored.extend(_inputs_by_label(screen, description, kind, echo_of))
     for element in screen.elements:
+        if echo_of and echoes(element.text, echo_of, description):
+            continue
         similarity = text_similarity(description, element.text)
         if element.kind == "icon" or not element.text:  # an icon is known by its name
             similarity = max(similarity, text_similarity(description, element.name))
@@ -108,7 +139,7 @@ def rank(
     return sorted(best.values(), key=lambda c: (-c.score, c.element.id))
 
 
-def _inputs_by_label(screen: Screen, label: str, kind: str) -> list[Candidate]:
+def _inputs_by_label(screen: Screen, label: str, kind: str, echo_of: str) -> list[Candidate]:
     """Inputs named by a label: fusion's `name`, else the nearest field right of or below it."""
     wanted_kinds = KIND_FAMILIES[kind]
     fields = [e for e in screen.elements if e.kind in wanted_kinds]
@@ -119,6 +150,8 @@ def _inputs_by_label(screen: Screen, label: str, kind: str) -> list[Candidate]:
             found.append(Candidate(field, similarity + 12, f"labelled '{field.name}'"))
     for text in screen.elements:
         if text.kind != "text" or text_similarity(label, text.text) < MIN_SCORE:
+            continue
+        if echo_of and echoes(text.text, echo_of, label):
             continue
         similarity = text_similarity(label, text.text)
         neighbour = _field_beside(text.box, fields)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Literal, NamedTuple
 
 from clickwright.errors import ActionError, TaskError
 from clickwright.types import ElementKind, normalize_key
@@ -53,6 +53,8 @@ class Step:
     amount: int = 3  # scroll clicks
     destination: str | None = None  # for drag: where to drop
     enter: bool = False  # "... and press Enter" is a separate press step instead
+    nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
+    every: bool = False  # "both text fields": each element of `kind`
 
 
 SUPPORTED_FORMS: tuple[str, ...] = (
@@ -109,12 +111,15 @@ def _split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 
 # ---- splitting a task into clauses ---------------------------------------------------------
 
-_FILLER = r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that)\b[\s,]*)*"
+_FILLER = (
+    r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that"
+    r"|(?:find|locate)\s+and)\b[\s,]*)*"
+)
 _VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
     r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn\s+o(?:n|ff)"
     r"|switch\s+(?:on|off|to)|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
-    r"|scroll|drag|wait"
+    r"|scroll|drag|wait|focus|expand|collapse|find|use"
 )
 _STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
 # Punctuation, or blanks before a conjunction; then any fillers ("and then", ". Next, ").
@@ -158,7 +163,11 @@ _KINDS: tuple[tuple[str, ElementKind], ...] = (
     (r"radio(?:\s+button)?|option", "radio"),
     (r"check\s*box|tick\s*box", "checkbox"),
     (r"combo(?:\s*box)?|drop[\s-]?down(?:\s+(?:list|menu|box))?|list(?:\s*box)?", "combo"),
-    (r"(?:text\s*|input\s+)?(?:field|box)|input|text\s*area", "input"),
+    (
+        r"(?:input\s+)?(?:text\s*)?(?:field|box)|(?:text\s*)?input|text\s*area"
+        r"|textarea",
+        "input",
+    ),
     (r"button", "button"),
     (r"toggle|switch", "toggle"),
     (r"tab", "tab"),
@@ -170,26 +179,97 @@ _KINDS: tuple[tuple[str, ElementKind], ...] = (
 )
 _KIND_WORDS = "|".join(pattern for pattern, _ in _KINDS)
 _ARTICLE = re.compile(r"\A(?:the|an?)\s+", re.I)
-# A kind word before the name counts only before a quote ("the button 'OK'"), so "Item 3" stays.
+# A kind word before the name counts before a quote ("the button 'OK'") and for the kinds that
+# are never part of a name ("button ONE", "link Eget"), so "Item 3" and "Tab 2" stay names.
+_LEADS = r"button|link|check\s*box|radio(?:\s+button)?"
 _NAMED = re.compile(
-    rf"(?:(?P<lead>{_KIND_WORDS})\s+(?=['\"“‘`]))?(?P<name>.+?)"
+    rf"(?:(?P<lead>{_KIND_WORDS})\s+(?=['\"“‘`])|(?P<lead2>{_LEADS})\s+(?=\S))?(?P<name>.+?)"
     rf"(?:\s+(?P<kind>{_KIND_WORDS}))?",
     re.I | re.S,
 )
 
 
-def _target(words: str, clause: str) -> tuple[str, ElementKind | None]:
-    """The element's name and the kind its words imply: "the 'OK' button" -> ("OK", "button")."""
-    words = words.strip()
+class Named(NamedTuple):
+    name: str
+    kind: ElementKind | None
+    nth: int | None = None
+    every: bool = False
+
+
+_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+_QUANTIFIED = re.compile(
+    r"\A(?:the\s+)?(?:(?P<n>[0-9]+)(?:st|nd|rd|th)|(?P<word>"
+    + "|".join(_ORDINAL_WORDS)
+    + r"|last))\s+(?P<rest>.+)\Z"
+    r"|\A(?:both(?:\s+(?:of\s+)?the)?|all(?:\s+(?:of\s+)?the)?|each(?:\s+of\s+the)?|every)"
+    r"\s+(?P<all>.+)\Z",
+    re.I | re.S,
+)
+# "the button in the dialog labelled 'Cancel'": the kind before, the name after
+_LABELLED = re.compile(
+    r"\A(?P<what>.*?)\s*\b(?:labell?ed|named|called|titled|that\s+says|saying|with\s+the\s+"
+    r"(?:text|label))\s+(?P<name>.+)\Z",
+    re.I | re.S,
+)
+# 'a "checkbox" widget', 'the "button" element': a kind named in quotes
+_QUOTED_KIND = re.compile(
+    r"\A(?:an?\s+|the\s+)?(?P<q>['\"“‘`])(?P<kind>[^'\"”’`]+)['\"”’`]\s+"
+    r"(?:widget|element|control)s?\Z",
+    re.I,
+)
+_NAMES_TOO = ("menu", "menuitem", "icon", "list_item", "toggle")
+"""Kind words that are also what such elements are called ("click the menu": the icon named
+menu), so alone they stay names."""
+_WHERE = re.compile(r"\s+(?:below|above|here|there|on\s+(?:the\s+)?(?:screen|page))\Z", re.I)
+
+
+def _kind_of(words: str) -> ElementKind | None:
+    """The kind a phrase names on its own ("text field", "buttons"), or None."""
+    words = re.sub(r"(?<=\w)(?:es|s)\Z", "", words.strip(), flags=re.I)  # plurals
+    return next((k for p, k in _KINDS if re.fullmatch(p, words, re.I)), None)
+
+
+def _target(words: str, clause: str) -> Named:
+    """The element's name and the kind its words imply: "the 'OK' button" -> ("OK", "button");
+    a bare kind ("the text field", "the 3rd input", "both text fields") names no text."""
+    words = _WHERE.sub("", words.strip())
+    nth, every = None, False
+    if q := _QUANTIFIED.fullmatch(_mask(words)):
+        every = q["all"] is not None
+        start = q.start("all") if every else q.start("rest")
+        if not every:
+            nth = (
+                int(q["n"])
+                if q["n"]
+                else (
+                    -1
+                    if q["word"].lower() == "last"
+                    else _ORDINAL_WORDS.index(q["word"].lower()) + 1
+                )
+            )
+        words = words[start:]
+    if quoted := _QUOTED_KIND.fullmatch(words):
+        words = quoted["kind"]
+    bare = _ARTICLE.sub("", words, count=1)
+    if (kind := _kind_of(bare)) and kind not in _NAMES_TOO:
+        return Named("", kind, nth, every)
+    if labelled := _LABELLED.fullmatch(_mask(bare)):
+        what = bare[: labelled.end("what")]
+        found = [
+            (m.start(), k) for p, k in _KINDS for m in re.finditer(rf"\b(?:{p})\b", what, re.I)
+        ]
+        kind = min(found)[1] if found else None  # the first kind named: "the button in the box"
+        name = bare[labelled.start("name") :].strip()
+        return Named(_unquote(name) or name, kind, nth, every)
     name, kind = _unquote(words), None
-    if name is None and (named := _NAMED.fullmatch(_ARTICLE.sub("", words, count=1))):
+    if name is None and (named := _NAMED.fullmatch(bare)):
         inner = _unquote(named["name"])
         name = named["name"] if inner is None else inner
-        word = named["lead"] or named["kind"]
+        word = named["lead"] or named["lead2"] or named["kind"]
         kind = next((k for p, k in _KINDS if re.fullmatch(p, word, re.I)), None) if word else None
     if not name or not name.strip():
         raise TaskError(f"cannot understand {clause!r}: it names nothing to act on", _HINT)
-    return name, kind
+    return Named(name, kind, nth, every)
 
 
 def _text(words: str, clause: str) -> str:
@@ -284,13 +364,17 @@ def _pointed(verb: Verb) -> Rule:
     """A rule for verbs that act on one named element."""
 
     def build(m: _Match) -> list[Step]:
-        target, kind = _target(m["target"], m.clause)
-        if verb == "uncheck" and kind == "input":  # "clear the Search field" is no checkbox
+        names = _split_at(m["target"], re.finditer(r"\s*,\s*(?:and\s+)?", _mask(m["target"])))
+        if len(names) > 1 and verb in ("click", "check", "uncheck"):  # "select A, B and C"
+            last = re.split(r"\s+and\s+", names.pop(), maxsplit=1)
+            return [s for n in [*names, *last] for s in _steps(f"{verb} {n.strip()}")]
+        named = _target(m["target"], m.clause)
+        if verb == "uncheck" and named.kind == "input":  # "clear the Search field": no checkbox
             raise TaskError(
                 f"cannot understand {m.clause!r}: only checkboxes can be cleared",
                 "to replace a field's text, type the new text into it",
             )
-        return [Step(verb, m.clause, target=target, kind=kind)]
+        return [Step(verb, m.clause, named.name, named.kind, nth=named.nth, every=named.every)]
 
     return build
 
@@ -299,8 +383,11 @@ def _with_text(verb: Verb) -> Rule:
     """A rule for typing text (into a field) or choosing an option in a list."""
 
     def build(m: _Match) -> list[Step]:
-        target, kind = _target(m["target"], m.clause) if m["target"] else (None, None)
-        return [Step(verb, m.clause, target=target, kind=kind, text=_text(m["text"], m.clause))]
+        named = _target(m["target"], m.clause) if m["target"] else None
+        text = _text(m["text"], m.clause)
+        if named is None:
+            return [Step(verb, m.clause, text=text)]
+        return [Step(verb, m.clause, *named[:2], text, nth=named.nth, every=named.every)]
 
     return build
 
@@ -328,13 +415,13 @@ def _press(m: _Match) -> list[Step] | None:
 
 def _scroll(m: _Match) -> list[Step]:
     """Scrolls inside the element named, or the screen as a whole when none is."""
-    target, kind = _target(m["target"], m.clause) if m["target"] else (None, None)
+    named = _target(m["target"], m.clause) if m["target"] else Named("", None)
     return [
         Step(
             "scroll",
             m.clause,
-            target=target,
-            kind=kind,
+            target=named.name or None,
+            kind=named.kind,
             direction=m["dir"].lower(),
             amount=_count(m["n"], 3, m.clause),
         )
@@ -342,12 +429,33 @@ def _scroll(m: _Match) -> list[Step]:
 
 
 def _drag(m: _Match) -> list[Step]:
-    target, kind = _target(m["target"], m.clause)
-    destination, _ = _target(m["dest"], m.clause)
-    return [Step("drag", m.clause, target=target, kind=kind, destination=destination)]
+    source, destination = _target(m["target"], m.clause), _target(m["dest"], m.clause)
+    return [Step("drag", m.clause, source.name, source.kind, destination=destination.name or None)]
+
+
+def _two_fields(m: _Match) -> list[Step]:
+    """'enter the username "ada" and the password "x"': one text per named field."""
+    return [
+        Step("type", m.clause, target=m[f].strip(), kind="input", text=_text(m[t], m.clause))
+        for f, t in (("f1", "t1"), ("f2", "t2"))
+    ]
+
+
+def _named_field(m: _Match) -> list[Step]:
+    """'enter the password "x" into both text fields': the target decides, else the field."""
+    if m["target"]:
+        return _with_text("type")(m)
+    return [Step("type", m.clause, m["field"].strip(), "input", _text(m["text"], m.clause))]
+
+
+def _use_to(m: _Match) -> list[Step]:
+    """'use the textbox to enter "x"' is 'enter "x" into the textbox'."""
+    return _steps(f"{m['rest']} into {m['target']}")
 
 
 _T = r"(?P<target>.+)"
+_Q = rf"['\"“‘`]{_MASK}*['\"”’`]"
+_TYPE_VERB = r"(?:type|enter|write|input|fill\s+in)"
 _IN = rf"\s+in\s+(?!(?:the\s+)?(?:{_KIND_WORDS})$)"  # "select Log in button" is a click
 _MENU_PATH = r"(?:the\s+)?(?P<path>.*(?:>|→|»).*)"
 _RULES: list[tuple[re.Pattern[str], Rule]] = [
@@ -364,12 +472,23 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
         ),
         (rf"(?:select|choose|pick)\s+(?P<text>.+)\s+from\s+{_T}", _with_text("select")),
         (rf"(?:select|choose|pick)\s+(?P<text>.+){_IN}{_T}", _with_text("select")),
+        (
+            rf"{_TYPE_VERB}\s+(?:the\s+|your\s+)?(?P<f1>[^'\"“‘`]+?)\s+(?P<t1>{_Q})\s+and\s+"
+            rf"(?:the\s+|your\s+)?(?P<f2>[^'\"“‘`]+?)\s+(?P<t2>{_Q})(?:\s+(?:into|in)\s+.+)?",
+            _two_fields,
+        ),
+        (
+            rf"{_TYPE_VERB}\s+(?:the\s+|your\s+)(?P<field>[^'\"“‘`]+?)\s+(?P<text>{_Q})"
+            rf"(?:\s+(?:into|in)\s+{_T})?",
+            _named_field,
+        ),
+        (rf"use\s+{_T}\s+to\s+(?P<rest>{_TYPE_VERB}\s+.+)", _use_to),
         (r"fill(?:\s+(?:in|out))?\s+(?P<target>.+?)\s+with\s+(?P<text>.+)", _with_text("type")),
         (
             rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+into\s+{_T}",
             _with_text("type"),
         ),
-        (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?){_IN}{_T}", _with_text("type")),
+        (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+in\s+{_T}", _with_text("type")),
         (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
         (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
         (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
@@ -393,15 +512,37 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
             _pointed("wait_for"),
         ),
         (rf"(?:open|go\s+to|navigate\s+to|switch\s+to)\s+{_T}", _pointed("click")),
-        (rf"(?:click|tap|hit|push|press|select|choose|pick)(?:\s+on)?\s+{_T}", _pointed("click")),
+        (
+            rf"(?:click|tap|hit|push|press|select|choose|pick|expand|collapse"
+            rf"|focus(?:\s+(?:on|into|in))?)(?:\s+on)?\s+{_T}",
+            _pointed("click"),
+        ),
         (_MENU_PATH, _menu),  # a bare "File > Save As"; last, so "type a > b" stays typing
     ]
 ]
 
 
+_BY_DOING = re.compile(r".+?\s+by\s+(?P<how>\w+ing\s+.+)", re.I | re.S)
+_GERUNDS = {"typing": "type", "choosing": "choose", "tapping": "tap", "entering": "enter"}
+_CASE = re.compile(
+    r"\s*\b(?:in\s+)?(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?", re.I
+)
+
+
 def _steps(clause: str) -> list[Step]:
-    """The steps of one clause from the first rule that accepts it; rule order settles overlaps."""
+    """The steps of one clause from the first rule that accepts it; rule order settles overlaps.
+
+    "Close the dialog by clicking X" is the step "click X"; "type 'a' in upper case into B"
+    types "A".
+    """
     masked = _mask(clause)
+    if by := _BY_DOING.fullmatch(masked):
+        verb, rest = clause[by.start("how") :].split(None, 1)
+        return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}")
+    if case := _CASE.search(masked):
+        steps = _steps(clause[: case.start()] + clause[case.end() :])
+        change = str.upper if case["case"].lower() == "upper" else str.lower
+        return [replace(s, text=change(s.text)) if s.text else s for s in steps]
     for pattern, rule in _RULES:
         if (m := pattern.fullmatch(masked)) and (steps := rule(_Match(clause, m))) is not None:
             return steps
