@@ -20,8 +20,10 @@ from clickwright.types import Action, Box, Element, Screen
 
 
 def read_device_tree(device: Device) -> A11yTree | None:
-    """The AT-SPI tree of the active window on a Linux desktop device's monitor; None where
-    this platform's tree comes another way (Android and Windows arrive with their devices)."""
+    """The device's own tree where it has one (Android's uiautomator hierarchy), else the
+    AT-SPI tree of the active window on a Linux desktop device's monitor; None elsewhere."""
+    if device.kind == "android":
+        return device.accessibility()
     monitor = getattr(device, "monitor", None)
     if device.kind != "desktop" or monitor is None or not sys.platform.startswith("linux"):
         return None

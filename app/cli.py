@@ -35,14 +35,41 @@ def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+DeviceOption = Annotated[
+    str, typer.Option("--device", help="desktop, or android[:SERIAL] for a phone over adb.")
+]
+WaitDeviceOption = Annotated[
+    float,
+    typer.Option(
+        min=0, help="Seconds to wait for the phone to appear, and to come back if it drops."
+    ),
+]
+
+
 @contextlib.contextmanager
 def open_device(
-    virtual: bool, display: str | None, screen: int, size: str = "1280x800"
+    virtual: bool,
+    display: str | None,
+    screen: int,
+    size: str = "1280x800",
+    spec: str = "desktop",
+    wait_device: float = 0.0,
 ) -> Iterator[Any]:
-    """The desktop device on a fresh virtual display, a named display, or the current one."""
+    """The desktop device on a fresh virtual display, a named display, or the current one; or
+    the phone `spec` names ("android" or "android:SERIAL")."""
     from clickwright.devices.desktop import DesktopDevice
     from clickwright.devices.virtual_display import VirtualDisplay
 
+    if spec != "desktop":
+        from clickwright.devices.android import open_android
+
+        if virtual or display:
+            raise ClickwrightError(
+                f"--device {spec} cannot be combined with --virtual or --display"
+            )
+        with open_android(spec, wait=wait_device) as phone:
+            yield phone
+        return
     if virtual and display:
         raise ClickwrightError("--virtual and --display cannot be used together")
     if not virtual:
@@ -92,6 +119,8 @@ def run(
     ] = False,
     display: Annotated[str | None, typer.Option(help="X display to work on, e.g. :1.")] = None,
     screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
+    device_spec: DeviceOption = "desktop",
+    wait_device: WaitDeviceOption = 0.0,
     launch: Annotated[
         str | None, typer.Option(help="Program to start on the display first.")
     ] = None,
@@ -155,7 +184,10 @@ def run(
     interactive = sys.stdin.isatty() and not as_json
     human = TerminalHuman(out) if interactive else Nobody()
     stop = threading.Event()
-    with stop_hotkey(stop) as hotkey, open_device(virtual, display, screen) as device:
+    with (
+        stop_hotkey(stop) as hotkey,
+        open_device(virtual, display, screen, spec=device_spec, wait_device=wait_device) as device,
+    ):
         if hotkey and not as_json:
             out.print(f"press {hotkey} to stop")
         if launch:
@@ -230,10 +262,17 @@ def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
     return roles
 
 
-def start_program(device: Any, command: str, timeout: float = 30.0) -> subprocess.Popen[bytes]:
-    """Launch `command` on the device's display and wait until its window has drawn."""
+def start_program(
+    device: Any, command: str, timeout: float = 30.0
+) -> subprocess.Popen[bytes] | None:
+    """Launch `command` on the device's display and wait until its window has drawn; on a
+    phone, start the app `command` names (a package or an icon's label)."""
     from clickwright.devices.base import wait_until_stable
 
+    if device.kind == "android":
+        device.launch(command)
+        wait_until_stable(device, timeout=10, quiet=0.5)
+        return None
     blank = device.capture()
     process = device.launch(command)
     deadline = time.monotonic() + timeout
@@ -272,6 +311,8 @@ def parse(
     virtual: Annotated[bool, typer.Option("--virtual", help="Parse a fresh Xvfb display.")] = False,
     display: Annotated[str | None, typer.Option(help="X display to parse, e.g. :1.")] = None,
     screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
+    device_spec: DeviceOption = "desktop",
+    wait_device: WaitDeviceOption = 0.0,
     launch: Annotated[
         str | None, typer.Option(help="Program to start on the display first.")
     ] = None,
@@ -297,11 +338,15 @@ def parse(
         raise ClickwrightError(f"bad --sources {sources!r}", "use a list of: ocr, widgets, a11y")
     tree = None
     if image is not None:
-        if virtual or display:
-            raise ClickwrightError("--image cannot be combined with --virtual or --display")
+        if virtual or display or device_spec != "desktop":
+            raise ClickwrightError(
+                "--image cannot be combined with --virtual, --display or --device"
+            )
         frame = load_image(image)
     else:
-        with open_device(virtual, display, screen) as device:
+        with open_device(
+            virtual, display, screen, spec=device_spec, wait_device=wait_device
+        ) as device:
             if launch:
                 start_program(device, launch)
             frame = wait_until_stable(device).frame
@@ -344,6 +389,25 @@ def demo(
     from clickwright.app.demo import run_demo
 
     raise typer.Exit(run_demo(runs_dir, out))
+
+
+@app.command("app")
+def panel(
+    device: Annotated[
+        str | None, typer.Option(help="Screen to start on: desktop:N, sandbox, android:SERIAL.")
+    ] = None,
+    launch: Annotated[str | None, typer.Option(help="App to start in the sandbox.")] = None,
+    runs_dir: Annotated[Path, typer.Option(help="Where run logs and reports go.")] = Path("runs"),
+    theme: Annotated[str | None, typer.Option(help="light, dark or system.")] = None,
+    size: Annotated[str | None, typer.Option(help="Window size, e.g. 1600x1000.")] = None,
+    state_dump: Annotated[
+        Path | None, typer.Option(help="Write what the panel shows to this JSON file.")
+    ] = None,
+) -> None:
+    """Open the control panel: type a task, watch, pause, approve, see past runs."""
+    from clickwright.app.panel.main import run_panel
+
+    raise typer.Exit(run_panel(device, launch, runs_dir, theme, size, state_dump))
 
 
 def _register_bench() -> None:

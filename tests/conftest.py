@@ -34,7 +34,7 @@ def device(display: VirtualDisplay):
 class SampleApp:
     """The sample app running on a display; `state()` reads what it last saved."""
 
-    def __init__(self, display: VirtualDisplay, tmp: Path) -> None:
+    def __init__(self, display: VirtualDisplay, tmp: Path, *args: str) -> None:
         self.state_file = tmp / "state.json"
         self.save_dir = tmp / "saved"
         self.save_dir.mkdir()
@@ -47,6 +47,7 @@ class SampleApp:
                 str(self.state_file),
                 "--save-dir",
                 str(self.save_dir),
+                *args,
             ],
             env=display.env(),
             cwd=tmp,
@@ -64,18 +65,26 @@ class SampleApp:
             self.process.kill()
 
 
-@pytest.fixture
-def sample_app(display: VirtualDisplay, device, tmp_path: Path) -> Iterator[SampleApp]:
+def start_sample_app(display: VirtualDisplay, device, tmp: Path, *args: str) -> SampleApp:
+    """The sample app, with extra command-line `args`, once its window has drawn."""
     from clickwright.devices.base import wait_until_stable
 
     blank = device.capture()
-    app = SampleApp(display, tmp_path)
+    app = SampleApp(display, tmp, *args)
     deadline = time.monotonic() + 30
     while device.capture().same_as(blank):
         assert time.monotonic() < deadline, "the sample app never showed a window"
         assert app.process.poll() is None, "the sample app exited"
         time.sleep(0.1)
     wait_until_stable(device, timeout=10, quiet=0.5)
+    return app
+
+
+@pytest.fixture
+def sample_app(display: VirtualDisplay, device, tmp_path: Path) -> Iterator[SampleApp]:
+    from clickwright.devices.base import wait_until_stable
+
+    app = start_sample_app(display, device, tmp_path)
     yield app
     app.close()
     wait_until_stable(device, timeout=5)
@@ -92,3 +101,20 @@ def run_cli(
         timeout=timeout,
         env=env or dict(os.environ),
     )
+
+
+@pytest.fixture
+def adb_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests against the adb simulator: adbutils starts a real adb server when it cannot
+    connect (never here), and a serial in the environment must not choose the phone."""
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/false")
+    monkeypatch.delenv("ANDROID_SERIAL", raising=False)
+
+
+@pytest.fixture
+def sim(adb_env: None) -> Iterator:
+    """One simulated phone (serial SIM) behind a simulated adb server on a free port."""
+    from adb_simulator import AdbSimulator
+
+    with AdbSimulator() as simulator:
+        yield simulator
