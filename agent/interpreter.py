@@ -117,8 +117,7 @@ _FILLER = (
 )
 _VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
-    r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn\s+o(?:n|ff)"
-    r"|switch\s+(?:on|off|to)|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
+    r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn|switch|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
     r"|scroll|drag|wait|focus|expand|collapse|find|use"
 )
 _STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
@@ -491,6 +490,8 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
         (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+in\s+{_T}", _with_text("type")),
         (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
         (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
+        (r"(?:turn|switch)\s+(?P<target>.+?)\s+on", _pointed("check")),
+        (r"(?:turn|switch)\s+(?P<target>.+?)\s+off", _pointed("uncheck")),
         (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
         (
             rf"(?:uncheck|untick|clear|disable|deselect|turn\s+off|switch\s+off)\s+{_T}",

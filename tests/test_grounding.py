@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from clickwright.agent.critic import Expectation, changed_regions, judge
-from clickwright.agent.grounding import MIN_SCORE, normalize, rank, text_similarity
+from clickwright.agent.grounding import MIN_SCORE, normalize, of_kind, rank, text_similarity
 from clickwright.types import Box, Element, Frame, Screen
 
 
@@ -120,3 +120,27 @@ def test_an_icon_is_found_by_its_name():
         el(1, "icon", "", (300, 10, 24, 24), name="search"),
     )
     assert rank(s, "search", "icon")[0].element.id == 1
+
+
+def test_a_text_repeating_the_task_is_never_the_target():
+    task = 'Click on the link "Eget".'
+    shown = screen(
+        el(0, "text", 'Click on the link "Eget".', (0, 0, 200, 20)),
+        el(1, "link", "Eget", (0, 100, 40, 16)),
+    )
+    assert [c.element.id for c in rank(shown, "Eget", "link", echo_of=task)] == [1]
+    # a label the task quotes whole is still a target
+    label = screen(el(0, "checkbox", "Subscribe to newsletter", (0, 0, 200, 20)))
+    assert rank(label, "Subscribe to newsletter", echo_of="check Subscribe to newsletter")
+
+
+def test_a_bare_kind_picks_elements_of_that_kind_in_reading_order():
+    fields = screen(
+        el(0, "input", "", (0, 60, 100, 20)),
+        el(1, "text", "Name", (0, 0, 40, 20)),
+        el(2, "input", "", (0, 20, 100, 20)),
+    )
+    assert [c.element.id for c in of_kind(fields, "input")] == [2, 0]
+    assert [c.element.id for c in of_kind(fields, "input", nth=2)] == [0]
+    assert [c.element.id for c in of_kind(fields, "input", nth=-1)] == [0]
+    assert of_kind(fields, "input", nth=3) == []
