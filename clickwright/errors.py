@@ -31,3 +31,7 @@ class StepFailed(ClickwrightError):
     """The agent could not complete a step; the run ends as failed (exit 1)."""
 
     exit_code = 1
+
+
+class DemoError(ClickwrightError):
+    """A demonstration is missing, damaged or hand-edited into something invalid."""

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -20,10 +23,23 @@ import numpy as np
 
 from clickwright.devices.base import Device, Point
 from clickwright.devices.geometry import Mapping, Monitor, choose_monitor
+from clickwright.devices.input_events import InputEvent
 from clickwright.errors import ActionError, DeviceError
-from clickwright.types import ANDROID_ONLY, Action, Frame
+from clickwright.types import ANDROID_ONLY, Action, Frame, normalize_key
 
 SCROLL_CLICK_PIXELS = 1  # pyautogui scrolls in wheel clicks on X11 and Windows alike
+# pynput's key names that differ from clickwright's (left/right variants lose their suffix first)
+PYNPUT_KEYS = {
+    "cmd": "win",
+    "page_up": "pageup",
+    "page_down": "pagedown",
+    "caps_lock": "capslock",
+    "print_screen": "printscreen",
+    "media_volume_up": "volumeup",
+    "media_volume_down": "volumedown",
+    "media_volume_mute": "volumemute",
+}
+X_KEYSYMS = {0xFE20: "tab"}  # ISO_Left_Tab: what Shift+Tab sends on X11
 
 
 def _enable_windows_dpi_awareness() -> None:
@@ -217,6 +233,94 @@ class DesktopDevice(Device):
                 process.kill()
         self.launched.clear()
 
+    def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
+        """Real mouse and keyboard events on this monitor, through pynput, until `stop` is set.
+
+        Pointer moves are reported only while a button is held (the path of a drag): the recorder
+        needs presses, not every wiggle. Points are frame pixels, like everything else.
+        """
+        try:
+            from pynput import keyboard, mouse
+        except ImportError as exc:
+            raise DeviceError(f"cannot listen to input: {exc}".splitlines()[0]) from None
+        heard: queue.Queue[InputEvent] = queue.Queue()
+        mapping, held = self.mapping, set()
+
+        def at(x: float, y: float) -> tuple[int, int] | None:
+            return mapping.to_frame(x, y) if mapping.monitor.contains(x, y) else None
+
+        def on_click(x: float, y: float, button: Any, pressed: bool, *_: Any) -> None:
+            point = at(x, y)
+            if point is None and pressed:
+                return  # a press on another monitor is not on this screen
+            point = point or mapping.to_frame(
+                min(max(x, mapping.monitor.left), mapping.monitor.left + mapping.monitor.width - 1),
+                min(max(y, mapping.monitor.top), mapping.monitor.top + mapping.monitor.height - 1),
+            )
+            (held.add if pressed else held.discard)(button.name)
+            kind = "down" if pressed else "up"
+            heard.put(InputEvent(kind, time.time(), *point, button=button.name))
+
+        def on_move(x: float, y: float, *_: Any) -> None:
+            if held and (point := at(x, y)):
+                heard.put(InputEvent("move", time.time(), *point))
+
+        def on_scroll(x: float, y: float, dx: int, dy: int, *_: Any) -> None:
+            if point := at(x, y):
+                heard.put(InputEvent("scroll", time.time(), *point, dx=dx, dy=dy))
+
+        def on_key(down: bool) -> Any:
+            def handle(key: Any, *_: Any) -> None:
+                if named := _key_name(key):
+                    name, char = named
+                    kind = "key_down" if down else "key_up"
+                    heard.put(InputEvent(kind, time.time(), key=name, char=char if down else None))
+
+            return handle
+
+        listeners = [
+            mouse.Listener(on_click=on_click, on_move=on_move, on_scroll=on_scroll),
+            keyboard.Listener(on_press=on_key(True), on_release=on_key(False)),
+        ]
+        for listener in listeners:
+            listener.start()
+        try:
+            for listener in listeners:
+                listener.wait()
+            while not stop.is_set() or not heard.empty():
+                try:
+                    yield heard.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+        finally:
+            for listener in listeners:
+                listener.stop()
+
+    def window_title(self) -> str:
+        """The title of the window that has the keyboard focus ("" when none can be told)."""
+        if not sys.platform.startswith("linux"):
+            return ""
+        from Xlib import error
+        from Xlib.display import Display as XDisplay
+
+        if getattr(self, "_x", None) is None:
+            self._x = XDisplay(self.display)
+        try:
+            net_name = self._x.intern_atom("_NET_WM_NAME")  # UTF-8; WM_NAME may be undecodable
+            window = self._x.get_input_focus().focus  # an int for "nobody" or "the root"
+            while hasattr(window, "get_wm_name"):
+                prop = window.get_full_property(net_name, 0)
+                name = prop.value if prop is not None else window.get_wm_name()
+                if name:
+                    return name if isinstance(name, str) else name.decode(errors="replace")
+                parent = window.query_tree().parent
+                if not parent or parent == self._x.screen().root:
+                    break
+                window = parent
+        except (error.XError, AttributeError):
+            pass
+        return ""
+
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "display": self.display, "screen": self.screen}
 
@@ -224,3 +328,29 @@ class DesktopDevice(Device):
         mss_instance, self._mss = getattr(self, "_mss", None), None
         if mss_instance is not None:
             mss_instance.close()
+        x_display, self._x = getattr(self, "_x", None), None
+        if x_display is not None:
+            x_display.close()
+
+
+def _key_name(key: Any) -> tuple[str, str | None] | None:
+    """pynput's key as (clickwright key name, character typed or None); None for keys
+    clickwright has no name for (Num Lock, media keys…)."""
+    char = getattr(key, "char", None)
+    if char is not None and not char.isprintable():
+        char = None  # Windows reports Ctrl+S as the control character \x13
+    name = getattr(key, "name", None)
+    if name is not None:  # a pynput Key: ctrl_l, page_up, space…
+        name = PYNPUT_KEYS.get(name, name.removesuffix("_l").removesuffix("_r").removesuffix("_gr"))
+        char = " " if name == "space" else None
+    elif char is not None:
+        name = char.lower()
+    else:
+        vk = getattr(key, "vk", None)
+        name = X_KEYSYMS.get(vk) if vk is not None else None
+        if name is None and vk is not None and 0x20 < vk < 0x7F:
+            name = chr(vk).lower()  # a letter or digit whose character was not given
+    try:
+        return (normalize_key(name), char) if name else None
+    except ActionError:
+        return None

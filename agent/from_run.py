@@ -1,0 +1,214 @@
+"""Runs become demonstrations: an agent's finished run folder turned into a replayable demo.
+
+A run log keeps, for every step, the action, the element it resolved to, the point it acted
+on and the frame before (with its parsed elements); that is all a signature needs. Failed
+attempts, undone wrong turns and steps that did nothing are left out. Typed text becomes a
+parameter; text the run log redacted as secret becomes a secret parameter.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from clickwright.agent.demos import (
+    Demo,
+    DemoStep,
+    DemoWriter,
+    Parameter,
+    new_info,
+    parameter_name,
+    words_for,
+)
+from clickwright.agent.recorder import effect_between
+from clickwright.agent.runlog import REDACTED
+from clickwright.agent.signature import Signature, take_signature
+from clickwright.errors import ClickwrightError, DemoError
+from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.types import Action, Box, Element, Frame, Screen, Target, parse_action
+
+KEPT_VERDICTS = ("success", "unverified")
+SKIPPED_ACTIONS = ("done", "fail", "ask_user")
+
+
+def run_folder(run: str, runs_dir: Path) -> Path:
+    """A run folder from its path or its id under `runs_dir`."""
+    for folder in (Path(run), runs_dir / run):
+        if (folder / "run.json").is_file():
+            return folder
+    raise ClickwrightError(
+        f"no run '{run}' (looked for run.json in {run} and {runs_dir / run})",
+        "pass a run folder such as runs/20261122-081500-ab12, or its id with --runs-dir",
+    )
+
+
+def demo_from_run(folder: Path, writer: DemoWriter, description: str = "") -> Demo:
+    """Write the run in `folder` as a demonstration; only a finished (done) run qualifies."""
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    if run.get("outcome") != "done":
+        raise DemoError(
+            f"run {folder.name} ended '{run.get('outcome')}': {run.get('reason', '')}",
+            "only a run that finished its task makes a demonstration",
+        )
+    records = _kept(_read_steps(folder / "steps.jsonl"))
+    if not records:
+        raise DemoError(f"run {folder.name} has no step that acted", "nothing to demonstrate")
+    screens = [_screen(folder, record) for record in records]
+    end = _end_screen(folder, records[-1])
+    started = float(records[0].get("time") or 0.0)
+    steps: list[DemoStep] = []
+    parameters: dict[str, Parameter] = {}
+    for index, (record, before) in enumerate(zip(records, screens, strict=True)):
+        after = screens[index + 1] if index + 1 < len(screens) else end
+        name = f"{index + 1:04d}"
+        action = parse_action(record["action"])
+        target = to = None
+        point = record.get("point")
+        if point is not None:
+            target = _sign(before, tuple(point), writer, name, action.type == "scroll")
+        if action.type == "drag":
+            to_element = _element_by_id(before, getattr(action.to, "id", None))
+            if to_element is not None:
+                to = _sign(before, to_element.box.center, writer, name + "-to", False)
+        typed = ""
+        if action.type == "type":
+            typed = action.text
+            label = target.words if target is not None else ""
+            secret = typed == REDACTED
+            key = parameter_name(label or ("secret" if secret else "text"), parameters)
+            parameters[key] = Parameter(secret=True) if secret else Parameter(default=typed)
+            action = action.model_copy(update={"text": "{" + key + "}"})
+        action = _by_words(action, target, to)
+        steps.append(
+            DemoStep(
+                words=words_for(action, target, to),
+                action=action,
+                target=target,
+                to=to,
+                frame=writer.image("frames", name, before.frame.pixels),
+                time=round(max(float(record.get("time") or started) - started, 0.0), 3),
+                effect=effect_between(before, after, "" if typed == REDACTED else typed),
+            )
+        )
+    writer.image("frames", "end", end.frame.pixels)
+    afters = [s.frame for s in steps[1:]] + ["frames/end.png"]
+    steps = [s.model_copy(update={"after": a}) for s, a in zip(steps, afters, strict=True)]
+    device = run.get("device") if isinstance(run.get("device"), dict) else {}
+    info = new_info(
+        writer.folder.name,
+        description or str(run.get("task", "")),
+        f"{device.get('kind', 'desktop')}/{sys.platform}",
+        screens[0].frame.size,
+        parameters=parameters,
+        source="run",
+        duration=round(max(float(run.get("ended") or 0) - float(run.get("started") or 0), 0.0), 3),
+    )
+    return writer.finish(info, steps)
+
+
+def _read_steps(path: Path) -> list[dict[str, Any]]:
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a run cut short leaves a truncated last line
+    return records
+
+
+def _kept(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Steps that acted and worked; a step the critic sent back is dropped with its undo."""
+    kept = []
+    undo_next = False
+    for record in records:
+        action = record.get("action")
+        if undo_next:
+            undo_next = False
+            continue
+        if record.get("verdict") == "back":
+            undo_next = True
+            continue
+        if not action or action.get("type") in SKIPPED_ACTIONS:
+            continue
+        if record.get("verdict") in KEPT_VERDICTS and record.get("frame"):
+            kept.append(record)
+    return kept
+
+
+def _screen(folder: Path, record: dict[str, Any]) -> Screen:
+    """The step's frame with the elements the run parsed on it."""
+    frame = _frame(folder / record["frame"])
+    elements: list[Element] = []
+    if record.get("elements") and (folder / record["elements"]).is_file():
+        data = json.loads((folder / record["elements"]).read_text(encoding="utf-8"))
+        elements = [_element(item) for item in data]
+    return Screen(frame, tuple(elements))
+
+
+def _end_screen(folder: Path, record: dict[str, Any]) -> Screen:
+    """The screen after the last step, parsed (the run kept its frame, not its elements)."""
+    after = record.get("after_frame")
+    if after and (folder / after).is_file():
+        frame = _frame(folder / after)
+        return ScreenParser().parse(frame)
+    return _screen(folder, record)
+
+
+def _frame(path: Path) -> Frame:
+    pixels = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if pixels is None:
+        raise DemoError(f"{path}: missing or unreadable frame", "the run folder is incomplete")
+    return Frame(np.ascontiguousarray(pixels[:, :, ::-1]))
+
+
+def _element(item: dict[str, Any]) -> Element:
+    return Element(
+        id=int(item["id"]),
+        box=Box(*item["box"]),
+        kind=item["kind"],
+        text=item.get("text", ""),
+        source=item.get("source", "ocr"),
+        score=float(item.get("score", 1.0)),
+        interactive=bool(item.get("interactive", False)),
+        name=item.get("name", ""),
+        state=frozenset(item.get("state", ())),
+    )
+
+
+def _element_by_id(screen: Screen, element_id: int | None) -> Element | None:
+    return next((e for e in screen.elements if e.id == element_id), None)
+
+
+def _sign(
+    screen: Screen, point: tuple[int, int], writer: DemoWriter, name: str, scroll: bool
+) -> Signature:
+    signature, crop, _ = take_signature(screen, point, scroll=scroll)
+    return signature.model_copy(update={"crop": writer.image("crops", name, crop)})
+
+
+def _by_words(action: Action, target: Signature | None, to: Signature | None) -> Action:
+    """Element ids mean nothing outside their run: name the targets by their words."""
+
+    def aim(old: Target | None, signature: Signature | None) -> Target | None:
+        if old is None or old.id is None:
+            return old
+        if signature is not None and signature.words:
+            return Target(text=signature.words, kind=signature.kind)
+        if signature is not None:
+            x, y, w, h = signature.box
+            width, height = signature.screen
+            return Target(point=(round((x + w / 2) * width), round((y + h / 2) * height)))
+        raise DemoError(f"a {action.type} step names element {old.id} but logged no point")
+
+    if action.type == "drag":
+        return action.model_copy(
+            update={"source": aim(action.source, target), "to": aim(action.to, to)}
+        )
+    if isinstance(getattr(action, "target", None), Target):
+        return action.model_copy(update={"target": aim(action.target, target)})
+    return action

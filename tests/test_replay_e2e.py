@@ -1,0 +1,354 @@
+"""End to end on Xvfb: a person's input (xdotool) recorded by the real `clickwright record`,
+then replayed against the sample app unchanged, moved and resized, slow, on another display
+resolution and scale, with another parameter, without its Save button, as an exported
+script, with a step the agent repairs, and from an agent's run. Each is checked through the
+state the app saved."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli, start_sample_app
+
+from clickwright.agent.demos import DemoWriter, load_demo
+from clickwright.agent.grounding import rank
+from clickwright.agent.replay import ReplaySettings, replay_demo
+from clickwright.agent.signature import strong_matches
+from clickwright.devices.base import wait_until_stable
+from clickwright.devices.virtual_display import VirtualDisplay
+from clickwright.parsers.screen_parser import ScreenParser
+
+pytestmark = pytest.mark.slow
+
+SECRET = "s3cret-Pa55"
+STEPS = [
+    "type '{name}' into 'Name'",
+    "type '{email}' into 'Email'",
+    "type '{password}' into 'Password'",
+    "click the 'Country' dropdown",
+    "click 'Canada'",
+    "click 'Pro'",
+    "click 'Subscribe to newsletter'",
+    "click 'Save'",
+    "click 'Yes'",
+]
+FILLED = {"country": "Canada", "plan": "Pro", "subscribe": True, "saved_via": "button"}
+
+
+@pytest.fixture(scope="module")
+def parser() -> ScreenParser:
+    return ScreenParser()
+
+
+def xdotool(display: str, *args: str) -> None:
+    subprocess.run(["xdotool", *args], env=dict(os.environ, DISPLAY=display), check=True)
+
+
+def press_on(display: str, device, parser: ScreenParser, text: str, kind: str) -> None:
+    """Click what a person would: the element showing `text`, found on the screen as it is."""
+    screen = parser.parse(wait_until_stable(device).frame)
+    (best, *_) = strong_matches(rank(screen, text, kind), text)
+    x, y = best.element.box.center
+    xdotool(display, "mousemove", str(x), str(y), "click", "1")
+
+
+def wait_for_file(path: Path, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def recorded(display, device, parser, tmp_path_factory):
+    """The demonstration 'customer', recorded by the real command while xdotool works."""
+    tmp = tmp_path_factory.mktemp("record")
+    demos = tmp / "demos"
+    app = start_sample_app(display, device, tmp, "--password-field")
+    recorder = subprocess.Popen(
+        [sys.executable, "-m", "clickwright.app", "record", "customer", "--display", display.name]
+        + ["--demos-dir", str(demos), "--describe", "Sign up a customer on the Pro plan"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, DISPLAY=display.name),
+    )
+    try:
+        assert "recording on display" in recorder.stdout.readline()
+        time.sleep(2)  # the listener starts right after that line; the test cannot see when
+        started = time.monotonic()
+        for label, text in (("Name", "Ada Lovelace"), ("Email", "ada@example.com")):
+            press_on(display.name, device, parser, label, "input")
+            xdotool(display.name, "type", "--delay", "40", text)
+        press_on(display.name, device, parser, "Password", "input")
+        xdotool(display.name, "type", "--delay", "40", SECRET)
+        press_on(display.name, device, parser, "Country", "combo")
+        for text, kind in (("Canada", "list_item"), ("Pro", "radio")):
+            press_on(display.name, device, parser, text, kind)
+        press_on(display.name, device, parser, "Subscribe to newsletter", "checkbox")
+        press_on(display.name, device, parser, "Save", "button")
+        press_on(display.name, device, parser, "Yes", "button")
+        wait_for_file(app.state_file)
+        took = time.monotonic() - started
+        wait_until_stable(device)
+        recorder.send_signal(signal.SIGINT)  # Ctrl+C: stop and save
+        out, err = recorder.communicate(timeout=120)
+    finally:
+        if recorder.poll() is None:
+            recorder.kill()
+        app.close()
+    return {
+        "out": out,
+        "err": err,
+        "code": recorder.returncode,
+        "demos": demos,
+        "took": took,
+        "state": app.state(),
+    }
+
+
+def test_recording_reads_well_and_keeps_no_secret(recorded):
+    assert recorded["code"] == 0, recorded["err"]
+    assert recorded["state"]["password"] == SECRET  # the person really typed it
+    demo = load_demo(recorded["demos"] / "customer")
+    assert [s.words for s in demo.steps] == STEPS
+    params = demo.info.parameters
+    assert params["name"].default == "Ada Lovelace" and params["email"].default == "ada@example.com"
+    assert params["password"].secret and params["password"].default is None
+    assert demo.info.description == "Sign up a customer on the Pro plan"
+    assert "saved demonstration 'customer'" in recorded["out"]
+    assert SECRET not in recorded["out"]
+    for path in demo.dir.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    print(
+        f"recorded in {demo.info.duration:.1f} s by xdotool ({recorded['took']:.1f} s of driving)"
+    )
+
+
+def replay_on(display, device, parser, recorded, tmp, app_args=(), **params):
+    app = start_sample_app(display, device, tmp, "--password-field", *app_args)
+    try:
+        demo = load_demo(recorded["demos"] / "customer")
+        result = replay_demo(demo, device, tmp / "runs", params, parser=parser)
+        print(f"replayed in {result.seconds:.1f} s (recorded {demo.info.duration:.1f} s)")
+        assert result.ok, result.reason
+        return app.state(), result
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+
+
+def test_replay_unchanged(display, device, parser, recorded, tmp_path):
+    state, result = replay_on(display, device, parser, recorded, tmp_path, password="pw-1")
+    assert state["name"] == "Ada Lovelace" and state["password"] == "pw-1"
+    assert {k: state[k] for k in FILLED} == FILLED
+    steps = (result.run_dir / "steps.jsonl").read_text()
+    assert "pw-1" not in steps and "[secret]" in steps  # the replay log redacts it too
+
+
+def test_replay_in_a_moved_and_resized_window_with_another_name(
+    display, device, parser, recorded, tmp_path
+):
+    args = ("--pos", "330,140", "--size", "920x600")
+    state, _ = replay_on(
+        display, device, parser, recorded, tmp_path, args, password="pw-2", name="Grace Hopper"
+    )
+    assert (state["name"], state["email"], state["password"]) == (
+        "Grace Hopper",
+        "ada@example.com",
+        "pw-2",
+    )
+    assert {k: state[k] for k in FILLED} == FILLED
+
+
+def test_replay_waits_for_a_slow_app(display, device, parser, recorded, tmp_path):
+    state, result = replay_on(
+        display, device, parser, recorded, tmp_path, ("--lag", "1.5"), password="pw-3"
+    )
+    assert {k: state[k] for k in FILLED} == FILLED and state["password"] == "pw-3"
+    assert result.seconds > 3  # both lags were waited out, not skipped
+
+
+def test_replay_on_another_resolution_and_scale_from_the_cli(recorded, tmp_path):
+    state_file = tmp_path / "state.json"
+    with VirtualDisplay(1600, 1000) as big:
+        env = dict(big.env(), QT_SCALE_FACTOR="1.25")  # bigger pixels, as on a HiDPI screen
+        app = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "clickwright.assets.sample_app",
+                "--state-out",
+                str(state_file),
+                "--password-field",
+                "--pos",
+                "250,120",
+            ],
+            env=env,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            xdotool(big.name, "search", "--sync", "--onlyvisible", "--name", "Customer Form")
+            result = run_cli(
+                "replay",
+                "customer",
+                "--display",
+                big.name,
+                "--param",
+                "password=pw-4",
+                "--demos-dir",
+                str(recorded["demos"]),
+                "--runs-dir",
+                str(tmp_path / "runs"),
+            )
+        finally:
+            app.terminate()
+            app.wait(timeout=10)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "done: replayed 9 step(s)" in result.stdout
+    state = json.loads(state_file.read_text())
+    assert {k: state[k] for k in FILLED} == FILLED and state["password"] == "pw-4"
+
+
+def test_a_button_that_is_gone_stops_the_replay_with_a_clear_report(
+    display, device, recorded, tmp_path
+):
+    app = start_sample_app(display, device, tmp_path, "--password-field", "--hide-button", "Save")
+    try:
+        result = run_cli(
+            "replay",
+            "customer",
+            "--display",
+            display.name,
+            "--param",
+            "password=pw-gone",
+            "--timeout",
+            "2",
+            "--demos-dir",
+            str(recorded["demos"]),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+        )
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "failed: step 8 of 9, \"click 'Save'\": not found within 2 s (no text like 'Save'" in (
+        result.stdout
+    )
+    assert "the screen when that step was recorded: " in result.stdout
+    assert "customer/frames/0008.png" in result.stdout and "report: " in result.stdout
+    assert "pw-gone" not in result.stdout and "[secret]" in result.stdout
+    assert not app.state_file.exists()
+
+
+def test_the_exported_script_runs_and_does_the_job(display, device, recorded, tmp_path):
+    script = tmp_path / "customer.py"
+    exported = run_cli(
+        "demos",
+        "export",
+        "customer",
+        "--python",
+        "-o",
+        str(script),
+        "--demos-dir",
+        str(recorded["demos"]),
+    )
+    assert exported.returncode == 0, exported.stderr
+    app = start_sample_app(display, device, tmp_path, "--password-field", "--pos", "200,60")
+    try:
+        ran = subprocess.run(
+            [
+                sys.executable,
+                str(script),
+                "--display",
+                display.name,
+                "--password",
+                "pw-5",
+                "--name",
+                "Alan Turing",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+        assert ran.returncode == 0, ran.stderr
+        wait_for_file(app.state_file)
+        state = app.state()
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+    assert (state["name"], state["password"]) == ("Alan Turing", "pw-5")
+    assert {k: state[k] for k in FILLED} == FILLED
+
+
+def test_the_agent_repairs_a_step_whose_target_changed(display, device, parser, recorded, tmp_path):
+    demos = tmp_path / "demos"
+    shutil.copytree(recorded["demos"] / "customer", demos / "customer")
+    steps = (demos / "customer" / "steps.jsonl").read_text().splitlines()
+    pro = json.loads(steps[5])
+    pro["target"].update(text="Pro plan", crop=None, neighbours=[])  # as if renamed since
+    steps[5] = json.dumps(pro)
+    (demos / "customer" / "steps.jsonl").write_text("\n".join(steps) + "\n")
+    app = start_sample_app(display, device, tmp_path, "--password-field")
+    try:
+        result = replay_demo(
+            load_demo(demos / "customer"),
+            device,
+            tmp_path / "runs",
+            {"password": "pw-6"},
+            ReplaySettings(timeout=2, repair=True),
+            parser=parser,
+        )
+        state = app.state()
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+    assert result.ok, result.reason
+    assert result.repaired == (6,) and "1 repaired by the agent (step 6)" in result.reason
+    logged = [
+        json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()
+    ]
+    (repaired,) = [s for s in logged if s.get("repaired")]
+    assert repaired["demo_step"] == 6 and Path(repaired["repair_run"]).is_dir()
+    assert {k: state[k] for k in FILLED} == FILLED
+
+
+def test_an_agent_run_becomes_a_demonstration_that_replays(display, device, parser, tmp_path):
+    from clickwright.agent.from_run import demo_from_run
+    from clickwright.agent.loop import run_task
+
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    app = start_sample_app(display, device, tmp_path / "first")
+    try:
+        run = run_task(
+            "Type 'Ada Lovelace' into the Name field, then press Ctrl+S",
+            device,
+            tmp_path / "runs",
+            parser=parser,
+        )
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+    assert run.ok, run.reason
+    demo = demo_from_run(run.run_dir, DemoWriter(tmp_path / "demos", "name-only"))
+    assert [s.words for s in demo.steps] == ["type '{name}' into 'Name'", "press Ctrl+S"]
+    assert demo.info.source == "run" and demo.info.parameters["name"].default == "Ada Lovelace"
+    app = start_sample_app(display, device, tmp_path / "second", "--pos", "300,100")
+    try:
+        result = replay_demo(demo, device, tmp_path / "runs", {"name": "Grace"}, parser=parser)
+        assert result.ok, result.reason
+        assert (app.state()["name"], app.state()["saved_via"]) == ("Grace", "shortcut")
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
