@@ -5,9 +5,9 @@ PY := $(VENV)/bin/python
 DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1 libfontconfig1 \
 	libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
-	libtk8.6 at-spi2-core dbus-daemon tesseract-ocr tesseract-ocr-eng
+	libtk8.6 at-spi2-core dbus-daemon tesseract-ocr tesseract-ocr-eng chromium chromium-driver
 
-.PHONY: demo test bench bench-deps system-deps venv clean
+.PHONY: demo test bench system-deps venv clean
 
 demo: venv
 	$(VENV)/bin/clickwright demo
@@ -15,25 +15,18 @@ demo: venv
 test: venv
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-bench: venv bench-deps
+bench: venv
 	$(PY) benchmarks/step_latency.py
+	$(PY) benchmarks/loop_overhead.py
 	$(PY) benchmarks/parser.py
-
-# The parser benchmark draws its web screens with Debian's headless Chromium.
-bench-deps:
-	@if dpkg -s chromium >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	else \
-		echo "the parser benchmark needs Chromium: sudo apt-get install -y chromium"; exit 2; \
-	fi
+	$(VENV)/bin/clickwright bench miniwob --episodes 5 --workers 2
 
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml .system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,api,torch]'
+	$(PY) -m pip install -q -e '.[test,api,torch,models,bench]'
 	touch $@
 
 system-deps: .system-deps
