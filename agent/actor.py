@@ -300,7 +300,9 @@ class OfflineActor:
                     thought="dry run: the target would appear after earlier steps",
                 )
                 return
-            raise self._not_found(description, step)
+            failure = self._not_found(description, step)
+            self._record(step, None, before, None, None, Verdict("retry", str(failure)), "")
+            raise failure
         verdict = Verdict("retry", "no candidate tried")
         for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
             action, point, end, expect = plan(candidate)

@@ -45,6 +45,7 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
     left to right), with ids 0..n-1."""
     kept = [w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts)]
+    kept = [_as_tile_button(w, texts) for w in kept]
     widgets = [_as_bar(w, texts) for w in kept]
     bars = [w.box for w, original in zip(widgets, kept, strict=True) if w.kind != original.kind]
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
@@ -321,6 +322,26 @@ def _list_elements(widget: Widget, rows: list[TextBox], name: str) -> list[Eleme
         for t in rows
     ]
     return [container, *items] if widget.kind == "input" else items
+
+
+TILE_MAX = (320, 200)  # px: the largest bordered box still taken for a button by its label
+
+
+def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
+    """A small bordered box holding one short label centred in it ("Click Me!" on two lines,
+    a tile) is a button, though too tall for a control row; a panel's text sits anywhere."""
+    box = widget.box
+    if widget.kind != "container" or box.w > TILE_MAX[0] or box.h > TILE_MAX[1]:
+        return widget
+    held = [t for t in texts if box.contains(t.box, slack=2)]
+    if not held or sum(len(t.text.split()) for t in held) > 4:
+        return widget
+    block = held[0].box
+    for text in held[1:]:
+        block = block.union(text.box)
+    (bx, by), (cx, cy) = block.center, box.center
+    centred = abs(bx - cx) <= 0.15 * box.w and abs(by - cy) <= 0.2 * box.h
+    return replace(widget, kind="button") if centred else widget
 
 
 def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:

@@ -235,3 +235,19 @@ def test_a_word_a_crop_misses_survives_where_its_pixels_did_not_change(window, e
     parser = ScreenParser(ocr=CropBlindEngine(engine, untouched[0]))
     parser.parse(before)
     assert untouched[0] in parser.parse(opened).texts()
+
+
+def test_a_small_box_holding_one_centred_label_is_a_button():
+    from clickwright.parsers.fusion import TextBox, fuse
+    from clickwright.parsers.widgets import Widget
+
+    tile = Widget(Box(100, 100, 90, 90), "container", 0.9)
+    two_lines = [
+        TextBox(Box(120, 120, 50, 20), "Click", 0.9),
+        TextBox(Box(125, 145, 40, 20), "Me!", 0.9),
+    ]
+    (button,) = [e for e in fuse(two_lines, [tile]) if e.kind == "button"]
+    assert button.text == "Click Me!" and button.interactive
+    panel = Widget(Box(100, 100, 300, 300), "container", 0.9)
+    corner = [TextBox(Box(110, 110, 60, 20), "Details", 0.9)]
+    assert not [e for e in fuse(corner, [panel]) if e.kind == "button"]
