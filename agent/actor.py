@@ -8,7 +8,7 @@ menu paths) chain clicks, each expecting the next target to appear.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from clickwright.agent.critic import Expectation, Verdict, judge
@@ -57,7 +57,7 @@ def click(
 
     def plan(c: Candidate) -> Plan:
         expectation = expect(c) if callable(expect) else expect
-        return make(target=_by_id(c)), c.element.box.center, None, expectation
+        return make(target=_by_id(c)), c.point, None, expectation
 
     return plan
 
@@ -75,11 +75,13 @@ def state_after(
     return expect
 
 
-Judge = Callable[[Screen, Screen, Expectation, Action], Verdict]
+Judge = Callable[[Screen, Screen, Expectation, Action, Sequence[Box]], Verdict]
 
 
-def offline_judge(before: Screen, after: Screen, expect: Expectation, action: Action) -> Verdict:
-    return judge(before, after, expect)
+def offline_judge(
+    before: Screen, after: Screen, expect: Expectation, action: Action, ignore: Sequence[Box]
+) -> Verdict:
+    return judge(before, after, expect, ignore)
 
 
 class OfflineActor:
@@ -350,12 +352,13 @@ class OfflineActor:
         if state.settings.dry_run:
             return None, Verdict("unverified", "dry run: nothing was done"), {}
         state.approve(action, element)
+        state.note_volatile(before)
         started = time.perf_counter()
         state.device.perform(action, point, end)
         acted = time.perf_counter()
         after = state.observe()
         judged = time.perf_counter()
-        verdict = self.judge(before, after, expect, action)
+        verdict = self.judge(before, after, expect, action, state.volatile)
         return (
             after,
             verdict,

@@ -7,6 +7,7 @@ happened: the loop tries the next candidate, or fails when there is none).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -81,8 +82,12 @@ def changed_regions(before: Frame, after: Frame) -> list[Box]:
     return boxes
 
 
-def judge(before: Screen, after: Screen, expect: Expectation) -> Verdict:
-    regions = changed_regions(before.frame, after.frame)
+def judge(
+    before: Screen, after: Screen, expect: Expectation, ignore: Sequence[Box] = ()
+) -> Verdict:
+    """`ignore`: regions that change by themselves (a clock, a countdown, a spinner), so their
+    ticking is not taken for the action's effect."""
+    regions = [r for r in changed_regions(before.frame, after.frame) if not _within(r, ignore)]
     changed = bool(regions)
     if expect.kind == "text_in" and expect.box is not None:
         if _text_near(after, expect.text, expect.box):
@@ -104,6 +109,10 @@ def judge(before: Screen, after: Screen, expect: Expectation) -> Verdict:
     if changed:
         return Verdict("unverified", f"the screen changed but not as expected: {expect.describe()}")
     return Verdict("retry", "nothing changed on screen")
+
+
+def _within(region: Box, boxes: Sequence[Box]) -> bool:
+    return any(region.intersection(box) >= 0.5 * max(1, region.area) for box in boxes)
 
 
 def _text_near(screen: Screen, text: str, box: Box) -> bool:

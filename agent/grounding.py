@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from clickwright.parsers.links import is_link
 from clickwright.types import Box, Element, Screen
 
 MIN_SCORE = 62.0
@@ -57,6 +58,14 @@ class Candidate:
     element: Element
     score: float
     why: str
+    part: Box | None = None
+    """Where in the element the named words are, when they are a part of its text."""
+
+    @property
+    def point(self) -> tuple[int, int]:
+        """Where to click: on the named words themselves ("eget" inside an OCR phrase
+        "Donec ridiculus eget rhoncus"), else the element's centre."""
+        return (self.part or self.element.box).center
 
     def to_json(self) -> dict[str, object]:
         e = self.element
@@ -117,6 +126,10 @@ def rank(
         if similarity < MIN_SCORE:
             continue
         score, reasons = similarity, [f"text {similarity:.0f}%"]
+        part = _part(element, description) if element.kind in ("text", "link") else None
+        if part is not None and kind == "link" and _drawn_as_link(screen, part):
+            score += 10
+            reasons.append("drawn as a link")
         if kind is not None:
             if element.kind == kind:
                 score += 8
@@ -130,13 +143,33 @@ def rank(
             reasons.append("just appeared")
         if near is not None:
             score -= min(15.0, _distance(near, element.box) / 40)
-        scored.append(Candidate(element, score, ", ".join(reasons)))
+        scored.append(Candidate(element, score, ", ".join(reasons), part))
     best: dict[int, Candidate] = {}
     for candidate in scored:
         known = best.get(candidate.element.id)
         if known is None or candidate.score > known.score:
             best[candidate.element.id] = candidate
     return sorted(best.values(), key=lambda c: (-c.score, c.element.id))
+
+
+def _part(element: Element, description: str) -> Box | None:
+    """The box of the words `description` names inside a longer text, estimated from their
+    character positions (OCR gives phrases, not words); None when they are the whole text."""
+    text = element.text
+    if len(normalize(text)) <= len(normalize(description)) + 1:
+        return None
+    found = fuzz.partial_ratio_alignment(description.lower(), text.lower())
+    if found is None or found.score < 80:
+        return None
+    box = element.box
+    start = box.x + round(box.w * found.dest_start / len(text))
+    end = box.x + round(box.w * found.dest_end / len(text))
+    return Box(start, box.y, max(1, end - start), box.h)
+
+
+def _drawn_as_link(screen: Screen, part: Box) -> bool:
+    x, y, w, h = part
+    return is_link(screen.frame.pixels[y : y + h, x : x + w])
 
 
 def _inputs_by_label(screen: Screen, label: str, kind: str, echo_of: str) -> list[Candidate]:

@@ -272,6 +272,7 @@ def _carry_out(
     decided = time.perf_counter()
     state.check_budget()
     approval = state.approve(action, element)
+    state.note_volatile(before)
     try:
         state.device.perform(action, placed.point, placed.end)
     except ActionError as error:
@@ -286,7 +287,9 @@ def _carry_out(
         after = state.observe()
         judged = time.perf_counter()
         expectation = expectation_for(action, element)
-        verdict = team.critic.judge(before, after, expectation, action, decision.expect)
+        verdict = team.critic.judge(
+            before, after, expectation, action, state.volatile, decision.expect
+        )
     _record(
         state,
         decision,

@@ -458,9 +458,15 @@ class Critic:
         self.model = model
 
     def judge(
-        self, before: Screen, after: Screen, expect: Expectation, action: Action, expected: str = ""
+        self,
+        before: Screen,
+        after: Screen,
+        expect: Expectation,
+        action: Action,
+        ignore: Sequence[Box] = (),
+        expected: str = "",
     ) -> Verdict:
-        check = judge(before, after, expect)
+        check = judge(before, after, expect, ignore)
         if check.status == "success" or self.model is None:
             return check
         model = self.model

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clickwright.agent.budget import Budget, Usage
+from clickwright.agent.critic import changed_regions
 from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import Human, Nobody, risk_of
@@ -93,6 +94,9 @@ class RunState:
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(default_factory=Memory)
     approved_all: bool = False
+    volatile: list[Box] = field(default_factory=list)
+    """Regions seen changing with no action, twice (clocks, countdowns): not an effect."""
+    sightings: list[tuple[Box, int]] = field(default_factory=list)
     recorded_usage: tuple[int, float | None] = (0, 0.0)
 
     def __post_init__(self) -> None:
@@ -157,6 +161,19 @@ class RunState:
         if self.stop.is_set():
             raise Stopped("stopped by the user")
         self.budget.check(self.log.steps, self.usage)
+
+    def note_volatile(self, before: Screen) -> None:
+        """Just before acting, look again: whatever changed since `before` was parsed changed
+        by itself. A region seen doing so twice is volatile for the rest of the run (clocks keep
+        ticking); once may be a slow app still drawing an earlier action's effect."""
+        for region in changed_regions(before.frame, self.device.capture()):
+            for index, (box, seen) in enumerate(self.sightings):
+                if region.intersection(box) >= 0.5 * region.area:
+                    self.sightings[index] = (box.union(region), seen + 1)
+                    break
+            else:
+                self.sightings.append((region, 1))
+        self.volatile = [box for box, seen in self.sightings if seen >= 2]
 
     def approve(self, action: Action, element: Element | None) -> str:
         """'' when `action` may go ahead unasked, else how it was approved; raises Stopped when

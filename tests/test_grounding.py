@@ -144,3 +144,21 @@ def test_a_bare_kind_picks_elements_of_that_kind_in_reading_order():
     assert [c.element.id for c in of_kind(fields, "input", nth=2)] == [0]
     assert [c.element.id for c in of_kind(fields, "input", nth=-1)] == [0]
     assert of_kind(fields, "input", nth=3) == []
+
+
+def test_changes_in_regions_that_change_by_themselves_are_no_effect():
+    before = screen(pixels=np.zeros((100, 200, 3), np.uint8))
+    ticked = np.zeros((100, 200, 3), np.uint8)
+    ticked[10:30, 150:190] = 255  # the clock
+    after = screen(pixels=ticked)
+    assert judge(before, after, Expectation("change")).status == "success"
+    clock = [Box(148, 8, 44, 24)]
+    assert judge(before, after, Expectation("change"), ignore=clock).status == "retry"
+
+
+def test_a_word_inside_a_phrase_is_clicked_on_that_word():
+    phrase = el(0, "text", "Donec ridiculus eget rhoncus", (0, 0, 280, 20))
+    (best,) = rank(screen(phrase), "eget", "link")
+    assert best.part is not None and 160 <= best.point[0] <= 210
+    whole = el(1, "button", "Save", (0, 0, 80, 20))
+    assert rank(screen(whole), "Save")[0].point == whole.box.center
