@@ -126,6 +126,9 @@ def rank(
         if similarity < MIN_SCORE:
             continue
         score, reasons = similarity, [f"text {similarity:.0f}%"]
+        if len(description) > 1 and re.search(rf"\b{re.escape(description)}\b", element.text):
+            score += 3  # the same letter case: what the user quoted, exactly
+            reasons.append("same case")
         part = _part(element, description) if element.kind in ("text", "link") else None
         if part is not None and kind == "link" and _drawn_as_link(screen, part):
             score += 10

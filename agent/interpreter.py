@@ -248,7 +248,7 @@ def _target(words: str, clause: str) -> Named:
             )
         words = words[start:]
     if quoted := _QUOTED_KIND.fullmatch(words):
-        words = quoted["kind"]
+        words = "input" if quoted["kind"].lower() == "text" else quoted["kind"]  # a text widget
     bare = _ARTICLE.sub("", words, count=1)
     if (kind := _kind_of(bare)) and kind not in _NAMES_TOO:
         return Named("", kind, nth, every)

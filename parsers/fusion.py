@@ -89,6 +89,10 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         if widget.kind in ("input", "list_item") and _stacked(contents):
             parts.extend(_list_elements(widget, contents, name))
             continue
+        if _closes(widget, contents):  # a title bar whose close button looks like an arrow
+            parts.append(replace(_widget_element(widget), kind="container"))
+            parts.append(_glyph_button(contents[0]))
+            continue
         text = " ".join(t.text for t in contents)
         if not text and not name:
             parts.append(_widget_element(widget))
@@ -368,6 +372,30 @@ def _widget_element(widget: Widget) -> Element:
         interactive=widget.kind in INTERACTIVE_KINDS,
         state=widget.state,
         name=widget.name,
+    )
+
+
+CLOSE_GLYPHS = frozenset({"x", "X", "×", "✕", "✖"})
+
+
+def _closes(widget: Widget, contents: list[TextBox]) -> bool:
+    """A "combo" whose only text is a close glyph at its right end is a bar with a close button
+    (a dialog's title bar), not a drop-down showing the value "x"."""
+    if widget.kind != "combo" or len(contents) != 1 or contents[0].text.strip() not in CLOSE_GLYPHS:
+        return False
+    return contents[0].box.x >= widget.box.x + 0.6 * widget.box.w
+
+
+def _glyph_button(text: TextBox) -> Element:
+    return Element(
+        id=0,
+        box=text.box,
+        kind="button",
+        text=text.text.strip(),
+        source="merged",
+        score=text.score,
+        interactive=True,
+        name="close",
     )
 
 

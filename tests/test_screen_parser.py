@@ -251,3 +251,13 @@ def test_a_small_box_holding_one_centred_label_is_a_button():
     panel = Widget(Box(100, 100, 300, 300), "container", 0.9)
     corner = [TextBox(Box(110, 110, 60, 20), "Details", 0.9)]
     assert not [e for e in fuse(corner, [panel]) if e.kind == "button"]
+
+
+def test_a_close_glyph_at_the_end_of_a_bar_is_a_close_button():
+    from clickwright.parsers.fusion import TextBox, fuse
+    from clickwright.parsers.widgets import Widget
+
+    bar = Widget(Box(0, 0, 200, 40), "combo", 0.9)
+    elements = fuse([TextBox(Box(175, 10, 14, 18), "x", 0.9)], [bar])
+    (close,) = [e for e in elements if e.kind == "button"]
+    assert close.kind == "button" and close.box == Box(175, 10, 14, 18) and close.name == "close"
