@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,13 @@ from clickwright.types import Frame, Screen
 
 REDACTED = "[secret]"
 SECRET_WORDS = ("password", "passwd", "passcode", "pin", "secret", "token", "api key", "cvv")
+
+
+def _whole(secret: str) -> str:
+    """A pattern for `secret` not inside a longer word (word edges only where it has them)."""
+    start = r"(?<!\w)" if secret[:1].isalnum() else ""
+    end = r"(?!\w)" if secret[-1:].isalnum() else ""
+    return start + re.escape(secret) + end
 
 
 def looks_secret(label: str) -> bool:
@@ -71,7 +79,7 @@ class RunLog:
             totals = self.info["durations"]
             totals[phase] = round(totals.get(phase, 0.0) + seconds, 4)
         with open(self.dir / "steps.jsonl", "a", encoding="utf-8") as out:
-            out.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
+            out.write(json.dumps(self.redact(record), ensure_ascii=False) + "\n")
         self.info["steps"] = self.steps
         self._write_info()
         return record
@@ -85,13 +93,20 @@ class RunLog:
     def add_call(self, record: dict[str, Any]) -> None:
         """One model call (role, prompt text, answer, tokens) in model_calls.jsonl."""
         with open(self.dir / "model_calls.jsonl", "a", encoding="utf-8") as out:
-            out.write(self.redact(json.dumps(record, ensure_ascii=False)) + "\n")
+            out.write(json.dumps(self.redact(record), ensure_ascii=False) + "\n")
 
-    def redact(self, serialized: str) -> str:
-        """Replace every secret, as it appears inside JSON strings, by a placeholder."""
-        for secret in self._secrets:
-            serialized = serialized.replace(json.dumps(secret, ensure_ascii=False)[1:-1], REDACTED)
-        return serialized
+    def redact(self, value: Any) -> Any:
+        """`value` with every secret in its strings replaced by a placeholder; keys, numbers
+        and words that merely contain a short secret ("x" in "index") are left alone."""
+        if isinstance(value, str):
+            for secret in self._secrets:
+                value = re.sub(_whole(secret), REDACTED, value)
+            return value
+        if isinstance(value, dict):
+            return {key: self.redact(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.redact(item) for item in value]
+        return value
 
     def finish(self, outcome: str, reason: str) -> None:
         self.info.update(outcome=outcome, reason=reason, ended=time.time())
@@ -99,5 +114,5 @@ class RunLog:
 
     def _write_info(self) -> None:
         tmp = self.dir / "run.json.tmp"
-        tmp.write_text(self.redact(json.dumps(self.info, indent=2, ensure_ascii=False)))
+        tmp.write_text(json.dumps(self.redact(self.info), indent=2, ensure_ascii=False))
         os.replace(tmp, self.dir / "run.json")

@@ -45,3 +45,12 @@ def test_each_step_is_on_disk_as_soon_as_it_is_added(tmp_path):
     info = json.loads((log.dir / "run.json").read_text())
     assert info["steps"] == 1 and info["outcome"] == "running"
     assert info["durations"]["act"] == 0.5
+
+
+def test_a_short_secret_is_redacted_where_it_stands_alone_only(tmp_path):
+    log = RunLog(tmp_path, {"task": "type 'x' into PIN"}, secrets=["x"])
+    log.add_step({"instruction": "type 'x' into PIN", "action": {"type": "type", "text": "x"}})
+    written = json.loads((log.dir / "steps.jsonl").read_text())
+    assert written["index"] == 1 and written["action"]["text"] == REDACTED
+    assert written["instruction"] == f"type '{REDACTED}' into PIN"
+    assert json.loads((log.dir / "run.json").read_text())["task"] == f"type '{REDACTED}' into PIN"
