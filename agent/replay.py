@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar
 from clickwright.agent.critic import Expectation, changed_regions, expectation_for, judge
 from clickwright.agent.demos import Demo, DemoStep, fill
 from clickwright.agent.grounding import text_similarity
-from clickwright.agent.runlog import REDACTED, RunLog
+from clickwright.agent.runlog import RunLog
 from clickwright.agent.signature import Found, Missing, Signature, locate
 from clickwright.agent.state import RunState, Settings, Stopped
 from clickwright.devices.base import Device
@@ -98,11 +98,9 @@ def replay_demo(
         secrets=demo.secrets(values),
     )
 
-    secrets = demo.secrets(values)
-
     def shown(step: dict[str, Any]) -> None:  # what is shown is redacted like what is written
         if on_step is not None:
-            on_step(_hidden(step, secrets))
+            on_step(log.redact(step))
 
     state = RunState(
         task=f"replay {demo.name}",
@@ -304,19 +302,6 @@ class _Player:
         )
         state.record(record, before, after)
         return result.ok
-
-
-def _hidden(value: Any, secrets: list[str]) -> Any:
-    """`value` with every secret in its strings replaced, keys and structure untouched."""
-    if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {key: _hidden(item, secrets) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_hidden(item, secrets) for item in value]
-    return value
 
 
 def _unacted(step: DemoStep, number: int, verdict: str, reason: str) -> dict[str, Any]:
