@@ -148,6 +148,11 @@ def save_settings(settings: Settings, path: Path) -> None:
         body = _toml_table(asdict(values), settings.default)
         if body:
             lines += ["", f"[roles.{role}]", *body]
+    shipped = shipped_prices()
+    for model, price in settings.prices.items():
+        if shipped.get(model) != price:  # the user's own prices survive a save
+            lines += ["", f"[prices.{json.dumps(model)}]", f"input = {price.input}"]
+            lines.append(f"output = {price.output}")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
