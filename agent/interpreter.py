@@ -118,7 +118,7 @@ _FILLER = (
 _VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
     r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn|switch|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
-    r"|scroll|drag|wait|focus|expand|collapse|find|use"
+    r"|scroll|drag|wait|focus|expand|collapse|find|use|navigate|look|browse"
 )
 _STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
 # Punctuation, or blanks before a conjunction; then any fillers ("and then", ". Next, ").
@@ -490,6 +490,8 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
         (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+in\s+{_T}", _with_text("type")),
         (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
         (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
+        (r"(?:select|check|tick|click|choose|pick)\s+nothing", lambda m: []),
+        (r"(?:navigate|look|browse)\s+(?:through|around|over)\s+.+", lambda m: []),
         (r"(?:turn|switch)\s+(?P<target>.+?)\s+on", _pointed("check")),
         (r"(?:turn|switch)\s+(?P<target>.+?)\s+off", _pointed("uncheck")),
         (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
@@ -559,4 +561,7 @@ def interpret(task: str) -> list[Step]:
     clauses = _clauses(task)
     if not clauses:
         raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
-    return [step for clause in clauses for step in _steps(clause)]
+    steps = [step for clause in clauses for step in _steps(clause)]
+    if not steps:
+        raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
+    return steps

@@ -66,6 +66,8 @@ CASES = [
     ("use the search box to enter 'cats'", [S("type", "search", kind="input", text="cats")]),
     ("select A, B and C", [S("click", "A"), S("click", "B"), S("click", "C")]),
     ("click on a 'checkbox' widget", [S("click", "", kind="checkbox")]),
+    ("Select nothing and click Submit", [S("click", "Submit")]),
+    ("Look through the list, then click OK", [S("click", "OK")]),
     ("select the Pro radio button", [S("click", "Pro", kind="radio")]),
     ("select Pro", [S("click", "Pro")]),
     ("choose the 'Monthly' option", [S("click", "Monthly", kind="radio")]),
