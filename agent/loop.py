@@ -21,6 +21,7 @@ from clickwright.agent.config import Settings as ModelConfig
 from clickwright.agent.critic import Verdict, expectation_for
 from clickwright.agent.grounding import text_similarity
 from clickwright.agent.interpreter import Step, interpret
+from clickwright.agent.knowledge import Knowledge
 from clickwright.agent.memory import Turn
 from clickwright.agent.roles import Decision, prompt_text
 from clickwright.agent.runlog import RunLog, looks_secret
@@ -64,14 +65,23 @@ def run_task(
     models: ModelConfig | None = None,
     human: Human | None = None,
     before_action: Callable[[], None] | None = None,
+    knowledge: Knowledge | None = None,
 ) -> RunResult:
     """Carry out `task` on `device`. A task the offline planner must read and cannot raises
     TaskError first; bad model settings raise ClickwrightError before any action.
 
     `human` approves risky actions and answers questions (default: nobody, headless);
     `before_action` is called before every action and model call and may block (pause, step).
+    `knowledge` (from `use_demos`): a demonstration that does the whole task is replayed
+    first, and the closest demonstrations are shown to a model planner as examples.
     """
     settings = settings or Settings()
+    shortcut = knowledge.shortcut if knowledge and not settings.dry_run else None
+    if shortcut is not None:
+        replayed = shortcut.replay(device, runs_dir, parser=parser, on_step=on_step, stop=stop)
+        if replayed.ok:
+            reason = f"{shortcut.describe()}: {replayed.reason}"
+            return RunResult("done", reason, replayed.run_dir, replayed.steps)
     models = models or ModelConfig()
     planner_is_model = models.for_role("planner").is_model
     actor_is_model = models.for_role("actor").is_model
@@ -103,6 +113,7 @@ def run_task(
     )
     if human is not None:
         state.human = human
+    state.examples = knowledge.examples if knowledge else ""
     state.before_action = before_action
     outcome: Outcome = "error"
     reason = "internal error"

@@ -173,6 +173,10 @@ class Planner(ModelRole):
         if self.for_offline_actor:
             system += "\n" + OFFLINE_ACTOR_RULE + "; ".join(SUPPORTED_FORMS)
         text = [f"Task: {state.task}", f"Notes:\n{memory.notes_text()}"]
+        if state.examples:
+            text.append(
+                f"Demonstrations of similar tasks (follow them where they fit):\n{state.examples}"
+            )
         if memory.turns:
             text.append(f"Done so far:\n{memory.recent_text()}")
         if failure:

@@ -88,6 +88,8 @@ class RunState:
     model_seconds: float = 0.0
     tree_unavailable: str = ""
     human: Human = field(default_factory=Nobody)
+    examples: str = ""
+    """Worked examples from the closest demonstrations, for a model planner's prompt."""
     before_action: Callable[[], None] | None = None
     """Called before every action and model call; may block: how a panel pauses or steps."""
     usage: Usage = field(default_factory=Usage)

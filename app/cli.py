@@ -151,6 +151,15 @@ def run(
     yes: Annotated[
         bool, typer.Option("--yes", help="Carry out risky actions without asking.")
     ] = False,
+    use_demos: Annotated[
+        bool,
+        typer.Option(
+            "--use-demos", help="Replay a demonstration that does the task; show close ones."
+        ),
+    ] = False,
+    demos_dir: Annotated[
+        Path | None, typer.Option(help="Demonstrations folder (default: your library).")
+    ] = None,
     dry_run: Annotated[
         bool,
         typer.Option(
@@ -181,6 +190,11 @@ def run(
         dry_run=dry_run,
         approve_risky=yes,
     )
+    knowledge = None
+    if use_demos:
+        from clickwright.agent.knowledge import use_demos as closest
+
+        knowledge = closest(task, demos_dir)
     interactive = sys.stdin.isatty() and not as_json
     human = TerminalHuman(out) if interactive else Nobody()
     stop = threading.Event()
@@ -202,6 +216,7 @@ def run(
             stop=stop,
             models=models,
             human=human,
+            knowledge=knowledge,
         )
     report = write_report(result.run_dir)
     usage = json.loads((result.run_dir / "run.json").read_text()).get("usage", {})

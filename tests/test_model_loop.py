@@ -160,3 +160,24 @@ def test_the_actor_giving_up_fails_the_run_with_its_reason(monkeypatch, tmp_path
     result, steps = run(tmp_path, StubDevice(), ("planner", "actor"))
     assert result.outcome == "failed" and result.reason == "the actor gave up: no Save button"
     assert steps[-1]["action"]["type"] == "fail"
+
+
+def test_close_demonstrations_reach_the_model_planner_as_examples(monkeypatch, tmp_path):
+    from clickwright.agent.knowledge import Knowledge
+
+    models = scripted(monkeypatch, planner=[plan("Save")], actor=[action("done")])
+    examples = "Demonstration 'save': 1. click 'Save'"
+    models_config = load_settings(
+        None,
+        {r: {"backend": "openai", "model": r, "base_url": "http://localhost:1/v1"}
+         for r in ("planner", "actor")},
+        env={},
+        path=tmp_path / "none.toml",
+    )  # fmt: skip
+    result = run_task(
+        "save the form", StubDevice(), tmp_path, Settings(settle_timeout=0.5), parser=StubParser(),
+        models=models_config, knowledge=Knowledge(examples, (), None),
+    )  # fmt: skip
+    assert result.outcome == "done"
+    assert "Demonstrations of similar tasks" in models["planner"].seen[0][1].text
+    assert examples in models["planner"].seen[0][1].text

@@ -325,6 +325,7 @@ def test_the_agent_repairs_a_step_whose_target_changed(display, device, parser, 
 
 def test_an_agent_run_becomes_a_demonstration_that_replays(display, device, parser, tmp_path):
     from clickwright.agent.from_run import demo_from_run
+    from clickwright.agent.knowledge import use_demos
     from clickwright.agent.loop import run_task
 
     (tmp_path / "first").mkdir()
@@ -346,8 +347,12 @@ def test_an_agent_run_becomes_a_demonstration_that_replays(display, device, pars
     assert demo.info.source == "run" and demo.info.parameters["name"].default == "Ada Lovelace"
     app = start_sample_app(display, device, tmp_path / "second", "--pos", "300,100")
     try:
-        result = replay_demo(demo, device, tmp_path / "runs", {"name": "Grace"}, parser=parser)
-        assert result.ok, result.reason
+        # the planner finds the demonstration that does the new task, and replays it
+        task = "Type 'Grace' into the Name field, then press Ctrl+S"
+        knowledge = use_demos(task, tmp_path / "demos")
+        assert knowledge.shortcut is not None and knowledge.shortcut.params == {"name": "Grace"}
+        result = run_task(task, device, tmp_path / "runs", parser=parser, knowledge=knowledge)
+        assert result.ok and result.reason.startswith("replay steps 1-2"), result.reason
         assert (app.state()["name"], app.state()["saved_via"]) == ("Grace", "shortcut")
     finally:
         app.close()
