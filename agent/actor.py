@@ -40,6 +40,9 @@ POINTER = {"click": Click, "double_click": DoubleClick, "right_click": RightClic
 
 
 TOGGLES = ("checkbox", "radio", "toggle")
+EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
+"""What OCR reads on a collapsed tree node's button."""
+MAX_REVEALS = 8
 
 
 def _by_id(candidate: Candidate) -> Target:
@@ -124,7 +127,9 @@ class OfflineActor:
         """Choose an option: open the combo box, then click the option it shows, or type it."""
         option = step.text or ""
         field = self._best(step.target or "", step.kind or "combo")
-        if field is None or field.element.kind != "combo":
+        # a list named only by its kind ("from the list") is the list, whatever it looks like
+        named_list = field is not None and not step.target and step.kind == "combo"
+        if field is None or (field.element.kind != "combo" and not named_list):
             near = field.element.box if field else None
             self._on_target(step, option, "list_item", click(), near=near)
             return
@@ -302,6 +307,9 @@ class OfflineActor:
                     thought="dry run: the target would appear after earlier steps",
                 )
                 return
+            candidates = self._reveal(step, description, kind, nth)
+            before = self.screen
+        if not candidates:
             failure = self._not_found(description, step)
             self._record(step, None, before, None, None, Verdict("retry", str(failure)), "")
             raise failure
@@ -327,6 +335,36 @@ class OfflineActor:
             f"could not {step.clause!r}: {tried} candidate(s) for '{description}' tried, "
             f"last result: {verdict.reason}"
         )
+
+    def _reveal(
+        self, step: Step, description: str, kind: str | None, nth: int | None
+    ) -> list[Candidate]:
+        """The target is not on screen: open collapsed tree nodes (a "+" or "▸" beside a row),
+        top first, until it shows, as a person looks through a tree. Children's own nodes
+        come next in reading order, so the search goes down before it goes on."""
+        opened: list[Box] = []
+        for _ in range(MAX_REVEALS):
+            screen = self.screen
+            closed = [
+                e
+                for e in screen.elements
+                if e.text.strip() in EXPANDERS and not any(e.box.iou(b) > 0.5 for b in opened)
+            ]
+            if not closed:
+                return []
+            node = closed[0]
+            opened.append(node.box)
+            action = Click(target=Target(id=node.id))
+            after, verdict, timings = self._perform(
+                action, node.box.center, None, screen, CHANGE, node
+            )
+            thought = f"{description!r} is not on screen: opening the collapsed node at {node.box}"
+            extra = {"target": node.to_json()}
+            self._record(step, action, screen, after, node.box.center, verdict, thought, extra,
+                         timings)  # fmt: skip
+            if found := self._candidates(self.screen, description, kind, nth):
+                return found
+        return []
 
     def _blind(
         self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str

@@ -5,6 +5,7 @@ end to end in test_model_loop_e2e.py); the models are in-process scripted backen
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -181,3 +182,23 @@ def test_close_demonstrations_reach_the_model_planner_as_examples(monkeypatch, t
     assert result.outcome == "done"
     assert "Demonstrations of similar tasks" in models["planner"].seen[0][1].text
     assert examples in models["planner"].seen[0][1].text
+
+
+def test_a_target_hidden_in_a_collapsed_tree_is_found_by_opening_its_nodes(tmp_path):
+    """The offline actor opens "+" nodes top first until the target shows."""
+    device = StubDevice(changes_on=("click",))
+
+    class Tree:
+        def parse(self, frame: Frame, nodes=None) -> Screen:
+            rows = [Element(0, Box(5, 10, 12, 12), "text", "+"), Element(1, Box(30, 8, 60, 16),
+                    "text", "Alan")]  # fmt: skip
+            if device.shade:  # Alan opened: its child shows, its node now reads "-"
+                rows = [replace(rows[0], text="-"), rows[1],
+                        Element(2, Box(50, 30, 60, 16), "text", "Deneen")]  # fmt: skip
+            return Screen(frame, tuple(rows))
+
+    result = run_task("click Deneen", device, tmp_path, Settings(settle_timeout=0.5), parser=Tree())
+    steps = [json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()]
+    assert result.outcome == "done", result.reason
+    assert [s["target"]["text"] for s in steps] == ["+", "Deneen"]
+    assert "not on screen: opening the collapsed node" in steps[0]["thought"]
