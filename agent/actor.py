@@ -15,7 +15,7 @@ from clickwright.agent.critic import Expectation, Verdict, judge
 from clickwright.agent.grounding import Candidate, closest_texts, of_kind, rank, text_similarity
 from clickwright.agent.interpreter import Step
 from clickwright.agent.runlog import looks_secret
-from clickwright.agent.state import RunState
+from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed
 from clickwright.types import (
@@ -277,7 +277,16 @@ class OfflineActor:
         candidates = self._candidates(self.screen, description, kind, **hints)
         return candidates[0] if candidates else None
 
-    def _on_target(
+    def _on_target(self, *args: Any, **hints: Any) -> None:
+        """`_act_on_target`, started over on a fresh look when the person changed the screen
+        while the run was held."""
+        while True:
+            try:
+                return self._act_on_target(*args, **hints)
+            except ScreenChanged:
+                continue
+
+    def _act_on_target(
         self,
         step: Step,
         description: str,
@@ -370,8 +379,13 @@ class OfflineActor:
         self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str
     ) -> None:
         """An action with no alternatives to try: no change means 'unverified', not failure."""
-        before = self.screen
-        after, verdict, timings = self._perform(action, point, None, before, expect)
+        while True:
+            before = self.screen
+            try:
+                after, verdict, timings = self._perform(action, point, None, before, expect)
+                break
+            except ScreenChanged:
+                continue
         if verdict.status == "retry":
             verdict = Verdict("unverified", f"no visible change after {thought}")
         self._record(step, action, before, after, point, verdict, thought, timings=timings)

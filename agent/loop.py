@@ -26,7 +26,7 @@ from clickwright.agent.memory import Turn
 from clickwright.agent.roles import Decision, prompt_text
 from clickwright.agent.runlog import RunLog, looks_secret
 from clickwright.agent.safety import Human
-from clickwright.agent.state import NeedsAnswer, RunState, Settings, Stopped
+from clickwright.agent.state import NeedsAnswer, RunState, ScreenChanged, Settings, Stopped
 from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
@@ -64,14 +64,15 @@ def run_task(
     stop: threading.Event | None = None,
     models: ModelConfig | None = None,
     human: Human | None = None,
-    before_action: Callable[[], None] | None = None,
+    before_action: Callable[[], bool | None] | None = None,
     knowledge: Knowledge | None = None,
 ) -> RunResult:
     """Carry out `task` on `device`. A task the offline planner must read and cannot raises
     TaskError first; bad model settings raise ClickwrightError before any action.
 
     `human` approves risky actions and answers questions (default: nobody, headless);
-    `before_action` is called before every action and model call and may block (pause, step).
+    `before_action` is called before every action and model call and may block (pause, step);
+    when it returns True the screen is read again and the current step starts over.
     `knowledge` (from `use_demos`): a demonstration that does the whole task is replayed
     first, and the closest demonstrations are shown to a model planner as examples.
     """
@@ -215,10 +216,13 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
     memory, settings = state.memory, state.settings
     failures = replans = 0
     while True:
-        state.check_budget()
-        before = state.screen or state.observe()
-        started = time.perf_counter()
-        decision, image = team.actor.decide(before)
+        try:
+            state.check_budget()
+            before = state.screen or state.observe()
+            started = time.perf_counter()
+            decision, image = team.actor.decide(before)
+        except ScreenChanged:
+            continue
         memory.remember_screenshot(state.log.steps + 1, image.pixels)
         memory.feedback = ""
         if decision.note:
@@ -238,7 +242,10 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
                 raise NeedsAnswer(action.question)
             memory.note(f"The user answered {action.question!r}: {answer}")
             continue
-        verdict = _carry_out(state, team, decision, before, image, started)
+        try:
+            verdict = _carry_out(state, team, decision, before, image, started)
+        except ScreenChanged:
+            continue  # decided on a screen the person has since changed: decide again
         if verdict.status in ("success", "unverified"):
             failures = 0
             if decision.subgoal_done:

@@ -63,6 +63,11 @@ class Stopped(Exception):
     """The user asked the run to stop (stop button, hotkey, a denied approval); not an error."""
 
 
+class ScreenChanged(Exception):
+    """The person used the screen while the run was held: what was grounded is stale, so the
+    step starts again from a fresh look."""
+
+
 class NeedsAnswer(Exception):
     """The agent asked a question and nobody can answer it: the run ends with the question."""
 
@@ -90,8 +95,9 @@ class RunState:
     human: Human = field(default_factory=Nobody)
     examples: str = ""
     """Worked examples from the closest demonstrations, for a model planner's prompt."""
-    before_action: Callable[[], None] | None = None
-    """Called before every action and model call; may block: how a panel pauses or steps."""
+    before_action: Callable[[], bool | None] | None = None
+    """Called before every action and model call; may block (how a panel pauses or steps).
+    True means the screen may have changed meanwhile (the person took over): look again."""
     usage: Usage = field(default_factory=Usage)
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(default_factory=Memory)
@@ -158,8 +164,9 @@ class RunState:
     def check_budget(self) -> None:
         """Called before every action and model call, so a run never acts more than max_steps
         times nor goes on past its time or cost limit."""
-        if self.before_action is not None:
-            self.before_action()
+        if self.before_action is not None and self.before_action() and not self.stop.is_set():
+            self.observe()
+            raise ScreenChanged("the screen changed while the run was held")
         if self.stop.is_set():
             raise Stopped("stopped by the user")
         self.budget.check(self.log.steps, self.usage)

@@ -21,6 +21,7 @@ class RunControl:
         self._changed = threading.Condition()
         self._paused = False
         self._stepping = False
+        self._handed_back = False
 
     @property
     def paused(self) -> bool:
@@ -41,6 +42,13 @@ class RunControl:
             self._paused, self._stepping = False, True
             self._changed.notify_all()
 
+    def handed_back(self) -> None:
+        """The person used the screen and hands it back: the agent looks again, then goes on."""
+        with self._changed:
+            self._handed_back = True
+            self._paused = self._stepping = False
+            self._changed.notify_all()
+
     def stop(self) -> None:
         with self._changed:
             self.stop_event.set()
@@ -52,14 +60,16 @@ class RunControl:
             if self._stepping:
                 self._paused, self._stepping = True, False
 
-    def before_action(self) -> None:
-        """Block while paused; returns at once when the run is to stop (the loop then stops)."""
+    def before_action(self) -> bool:
+        """Block while paused; returns at once when the run is to stop (the loop then stops).
+        True once after a hand back: the screen may have changed, so the agent looks again."""
         with self._changed:
-            if not self._paused or self.stop_event.is_set():
-                return
-            if self.on_hold:
-                self.on_hold(True)
-            while self._paused and not self.stop_event.is_set():
-                self._changed.wait(0.2)
-        if self.on_hold:
-            self.on_hold(False)
+            if self._paused and not self.stop_event.is_set():
+                if self.on_hold:
+                    self.on_hold(True)
+                while self._paused and not self.stop_event.is_set():
+                    self._changed.wait(0.2)
+                if self.on_hold:
+                    self.on_hold(False)
+            changed, self._handed_back = self._handed_back, False
+            return changed

@@ -453,7 +453,7 @@ class MainWindow(QMainWindow):
 
     def take_over(self, on: bool) -> None:
         """Pause the run and let the person use the screen; handing back resumes it, and the
-        agent checks its next target against the screen as it is now."""
+        agent reads the screen again before its next action."""
         is_sandbox = self.device_box.currentData() == SANDBOX
         self.view.set_interactive(on and is_sandbox)
         self.take_button.setText("Hand back" if on else "Take over")
@@ -463,8 +463,7 @@ class MainWindow(QMainWindow):
             where = "click and type on the view" if is_sandbox else "use your mouse and keyboard"
             self.say(f"You have the screen: {where}, then press Hand back.", "info")
         elif self.control is not None and self.worker is not None:
-            self.worker.device.taken_over()
-            self.control.resume()
+            self.control.handed_back()
             self.say("Handed back: the agent goes on from the screen as it is now.", "info")
         else:
             self.say("")
