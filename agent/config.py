@@ -13,6 +13,11 @@
     input = 0.5
     output = 1.5
 
+    [run]                              # limits and approval policy; flags beat them
+    max_steps = 30
+    max_cost = 0.50
+    approve_risky = false
+
 A role's own settings (its `[roles.X]` table, its per-role flags) beat the global ones; among
 settings of the same reach, flags beat the environment, which beats the file, which beats the
 defaults. Settings that switch the backend drop the model, base_url and api_key_env they
@@ -82,10 +87,24 @@ _FIELDS = tuple(f.name for f in fields(BackendSettings))
 
 
 @dataclass(frozen=True)
+class RunLimits:
+    """What a run may spend, and whether risky actions need a person's approval."""
+
+    max_steps: int = 30
+    max_time: float | None = None
+    max_cost: float | None = None
+    approve_risky: bool = False
+
+
+_RUN_FIELDS = tuple(f.name for f in fields(RunLimits))
+
+
+@dataclass(frozen=True)
 class Settings:
     default: BackendSettings = field(default_factory=BackendSettings)
     roles: Mapping[str, BackendSettings] = field(default_factory=dict)
     prices: Mapping[str, Price] = field(default_factory=shipped_prices)
+    run: RunLimits = field(default_factory=RunLimits)
 
     def for_role(self, role: str) -> BackendSettings:
         return self.roles.get(role, self.default)
@@ -111,7 +130,7 @@ def load_settings(
     count as not given); `path` defaults to `config_path(env)`, which may be missing unless
     named by CLICKWRIGHT_CONFIG."""
     path = path or config_path(env)
-    file_top, file_roles, file_prices = _read_file(
+    file_top, file_roles, file_prices, run = _read_file(
         path, must_exist=bool(env.get("CLICKWRIGHT_CONFIG"))
     )
     env_layer = {key: env[name] for name, key in ENV_VARS.items() if env.get(name)}
@@ -138,7 +157,7 @@ def load_settings(
         return BackendSettings(**values)
 
     roles = {role: resolve(role) for role in ROLES}
-    return Settings(resolve(None), roles, {**shipped_prices(), **file_prices})
+    return Settings(resolve(None), roles, {**shipped_prices(), **file_prices}, run)
 
 
 def save_settings(settings: Settings, path: Path) -> None:
@@ -153,6 +172,9 @@ def save_settings(settings: Settings, path: Path) -> None:
         if shipped.get(model) != price:  # the user's own prices survive a save
             lines += ["", f"[prices.{json.dumps(model)}]", f"input = {price.input}"]
             lines.append(f"output = {price.output}")
+    limits = _toml_table(asdict(settings.run), RunLimits())
+    if limits:
+        lines += ["", "[run]", *limits]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -217,7 +239,7 @@ def _no_key(settings: BackendSettings) -> ModelError:
 
 def _read_file(
     path: Path, must_exist: bool
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, Price]]:
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, Price], RunLimits]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -225,7 +247,7 @@ def _read_file(
             raise ConfigError(
                 f"no config file at {path}", "create it, or unset CLICKWRIGHT_CONFIG"
             ) from None
-        return {}, {}, {}
+        return {}, {}, {}, RunLimits()
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read the config file {path}: {error}") from None
     try:
@@ -239,6 +261,7 @@ def _read_file(
         ) from None
     roles = data.pop("roles", {})
     prices = read_prices(data.pop("prices", {}), f"{path}:{_line(text, 'prices')}")
+    run = _run_limits(data.pop("run", {}), f"{path}:{_line(text, 'run')}")
     problem = _problem_in(data, None)
     if not isinstance(roles, dict):
         problem = ("roles", "roles must be tables like [roles.actor]", "")
@@ -249,7 +272,24 @@ def _read_file(
     if problem:
         key, message, hint = problem
         raise ConfigError(f"{path}:{_line(text, key)}: {message}", hint)
-    return data, roles, prices
+    return data, roles, prices, run
+
+
+def _run_limits(table: Any, where: str) -> RunLimits:
+    """The [run] table: each limit of the right type, or a one-line error naming it."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{where}: [run] must be a table of limits")
+    for key, value in table.items():
+        if key not in _RUN_FIELDS:
+            raise ConfigError(
+                f"{where}: unknown run setting {key!r}", f"use {', '.join(_RUN_FIELDS)}"
+            )
+        wanted = bool if key == "approve_risky" else int if key == "max_steps" else (int, float)
+        if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
+            raise ConfigError(f"{where}: run.{key} cannot be {value!r}")
+        if wanted is not bool and value <= 0:
+            raise ConfigError(f"{where}: run.{key} must be positive, not {value!r}")
+    return RunLimits(**table)
 
 
 def _problem_in(values: Any, role: str | None) -> tuple[str, str, str] | None:
@@ -297,7 +337,7 @@ def _line(text: str, key: str) -> int:
     return 1
 
 
-def _toml_table(values: Mapping[str, Any], base: BackendSettings) -> list[str]:
+def _toml_table(values: Mapping[str, Any], base: object) -> list[str]:
     """`key = value` lines for the values that differ from `base` (None is left out)."""
     lines = []
     for key, value in values.items():

@@ -124,7 +124,12 @@ def run(
     launch: Annotated[
         str | None, typer.Option(help="Program to start on the display first.")
     ] = None,
-    max_steps: Annotated[int, typer.Option(min=1, help="Most actions the run may take.")] = 30,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Most actions the run may take (default: [run] in the config, or 30)."
+        ),
+    ] = None,
     max_time: Annotated[
         float | None, typer.Option(min=1, help="Most seconds the run may take.")
     ] = None,
@@ -183,12 +188,13 @@ def run(
     models = load_settings(flags, parse_role_flags(role or []))
     if not models.for_role("planner").is_model and not models.for_role("actor").is_model:
         interpret(task)  # a task the planner cannot read fails before any display starts
+    limits = models.run  # the config file's [run] table, under the flags
     settings = Settings(
-        max_steps=max_steps,
-        max_time=max_time,
-        max_cost=max_cost,
+        max_steps=max_steps or limits.max_steps,
+        max_time=max_time or limits.max_time,
+        max_cost=max_cost if max_cost is not None else limits.max_cost,
         dry_run=dry_run,
-        approve_risky=yes,
+        approve_risky=yes or limits.approve_risky,
     )
     knowledge = None
     if use_demos:

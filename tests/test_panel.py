@@ -9,6 +9,7 @@ import json
 import os
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from PySide6.QtGui import QDesktopServices  # noqa: E402
 from PySide6.QtWidgets import QMainWindow  # noqa: E402
 
 from clickwright.agent.budget import Price  # noqa: E402
-from clickwright.agent.config import BackendSettings, load_settings  # noqa: E402
+from clickwright.agent.config import BackendSettings, RunLimits, load_settings  # noqa: E402
 from clickwright.agent.config import Settings as ModelSettings  # noqa: E402
 from clickwright.app.panel.aside import IDLE_MS, Curtain, PanelAside  # noqa: E402
 from clickwright.app.panel.choices import DeviceChoice  # noqa: E402
@@ -380,13 +381,10 @@ def test_settings_are_saved_where_the_cli_reads_them_and_read_back(qtbot, store,
     assert cli.for_role("grounder").backend == "transformers"
     assert cli.for_role("notetaker").backend == "offline"
     assert cli.for_role("actor") == cli.default
+    assert (cli.run.max_steps, cli.run.max_cost, cli.run.approve_risky) == (12, 0.5, True)
+    assert "[run]" in text  # the CLI's `run` takes these limits when no flag is given
     prefs = PanelStore(store.config_path).prefs()
-    assert (prefs.max_steps, prefs.max_cost, prefs.approve_risky, prefs.theme) == (
-        12,
-        0.5,
-        True,
-        "dark",
-    )
+    assert prefs.theme == "dark"
 
     again = SettingsDialog(store.models(), prefs)
     qtbot.addWidget(again)
@@ -403,7 +401,7 @@ def test_an_unreadable_panel_file_falls_back_to_defaults(store):
 
 
 def test_budgets_from_the_settings_limit_the_run(qtbot, panel, store):
-    panel.prefs = PanelPrefs(max_steps=1)
+    store.save_models(replace(store.models(), run=RunLimits(max_steps=1)))
     start(qtbot, panel, "click Save, then click Cancel")
     assert finish(qtbot, panel) == "failed"
     assert "limit of 1 steps" in panel.message

@@ -306,3 +306,16 @@ def test_risky_actions_are_recognised(action, element, risky):
     assert (risk is None) == (risky is None)
     if risky:
         assert risky in risk.describe()
+
+
+def test_run_limits_come_from_the_config_file_and_bad_ones_are_named(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[run]\nmax_steps = 5\nmax_cost = 0.25\napprove_risky = true\n")
+    run = load_settings(env={}, path=config).run
+    assert (run.max_steps, run.max_time, run.max_cost, run.approve_risky) == (5, None, 0.25, True)
+    config.write_text('[run]\nmax_steps = "many"\n')
+    with pytest.raises(ClickwrightError, match=r"config.toml:1: run.max_steps cannot be 'many'"):
+        load_settings(env={}, path=config)
+    config.write_text("[run]\nspeed = 2\n")
+    with pytest.raises(ClickwrightError, match="unknown run setting 'speed'"):
+        load_settings(env={}, path=config)

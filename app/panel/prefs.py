@@ -1,9 +1,9 @@
 """What the panel remembers between sessions, and where.
 
-Model settings (backends, models, servers, the *names* of key variables) go to the config file
-the CLI reads, through agent/config.py, so `clickwright run` uses what the panel set. The
-panel's own choices (budgets, approval policy, theme, task history, device, sandbox app) go to
-panel.json beside it: the CLI takes those as flags.
+Model settings (backends, models, servers, the *names* of key variables) and the run limits
+(budgets, approval policy) go to the config file the CLI reads, through agent/config.py, so
+`clickwright run` uses what the panel set. The panel's own choices (theme, task history, device,
+sandbox app) go to panel.json beside it.
 """
 
 from __future__ import annotations
@@ -24,13 +24,6 @@ THEMES = ("system", "light", "dark")
 
 @dataclass(frozen=True)
 class PanelPrefs:
-    max_steps: int = 30
-    max_time: float | None = None
-    """Seconds a run may take; None: no limit."""
-    max_cost: float | None = None
-    """US dollars a run's model calls may cost; None: no limit."""
-    approve_risky: bool = False
-    """Carry out risky actions without asking (the CLI's --yes)."""
     use_models: bool = True
     """Use the models in the settings; False runs the offline planner whatever is configured."""
     theme: str = "system"

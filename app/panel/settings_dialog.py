@@ -29,6 +29,7 @@ from clickwright.agent.config import (
     OPT_IN_ROLES,
     ROLES,
     BackendSettings,
+    RunLimits,
     api_key,
 )
 from clickwright.agent.config import Settings as ModelSettings
@@ -54,8 +55,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._model_box(models.default))
         layout.addWidget(self._roles_box(models))
         row = QHBoxLayout()
-        row.addWidget(self._budget_box(prefs))
-        row.addWidget(self._policy_box(prefs))
+        row.addWidget(self._budget_box(models.run))
+        row.addWidget(self._policy_box(models.run, prefs))
         layout.addLayout(row)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -116,29 +117,29 @@ class SettingsDialog(QDialog):
         grid.setColumnStretch(2, 1)
         return box
 
-    def _budget_box(self, prefs: PanelPrefs) -> QGroupBox:
+    def _budget_box(self, limits: RunLimits) -> QGroupBox:
         box = QGroupBox("Budget per run")
         form = QFormLayout(box)
         self.max_steps = QSpinBox()
         self.max_steps.setRange(1, 1000)
-        self.max_steps.setValue(prefs.max_steps)
+        self.max_steps.setValue(limits.max_steps)
         self.max_time = QSpinBox()
         self.max_time.setRange(0, 24 * 3600)
         self.max_time.setSuffix(" s")
         self.max_time.setSpecialValueText("no limit")
-        self.max_time.setValue(int(prefs.max_time or 0))
+        self.max_time.setValue(int(limits.max_time or 0))
         self.max_cost = QDoubleSpinBox()
         self.max_cost.setRange(0, 1000)
         self.max_cost.setDecimals(2)
         self.max_cost.setPrefix("$")
         self.max_cost.setSpecialValueText("no limit")
-        self.max_cost.setValue(prefs.max_cost or 0)
+        self.max_cost.setValue(limits.max_cost or 0)
         form.addRow("Actions", self.max_steps)
         form.addRow("Time", self.max_time)
         form.addRow("Model cost", self.max_cost)
         return box
 
-    def _policy_box(self, prefs: PanelPrefs) -> QGroupBox:
+    def _policy_box(self, limits: RunLimits, prefs: PanelPrefs) -> QGroupBox:
         box = QGroupBox("Risky actions and look")
         layout = QVBoxLayout(box)
         self.ask_first = QRadioButton("Ask me before deleting, sending, paying…")
@@ -147,7 +148,7 @@ class SettingsDialog(QDialog):
         for button in (self.ask_first, self.allow):
             group.addButton(button)
             layout.addWidget(button)
-        (self.allow if prefs.approve_risky else self.ask_first).setChecked(True)
+        (self.allow if limits.approve_risky else self.ask_first).setChecked(True)
         self.theme = QComboBox()
         for name in THEMES:
             self.theme.addItem(name.capitalize(), name)
@@ -202,14 +203,13 @@ class SettingsDialog(QDialog):
             before = self.loaded.for_role(role)
             base = before if before.backend == backend else BackendSettings(timeout=default.timeout)
             roles[role] = replace(base, backend=backend, model=self.role_model[role].text().strip())
-        return ModelSettings(default, roles, self.loaded.prices)
-
-    def panel_prefs(self) -> PanelPrefs:
-        return replace(
-            self.prefs,
+        limits = RunLimits(
             max_steps=self.max_steps.value(),
             max_time=float(self.max_time.value()) or None,
             max_cost=self.max_cost.value() or None,
             approve_risky=self.allow.isChecked(),
-            theme=self.theme.currentData(),
         )
+        return ModelSettings(default, roles, self.loaded.prices, limits)
+
+    def panel_prefs(self) -> PanelPrefs:
+        return replace(self.prefs, theme=self.theme.currentData())

@@ -374,12 +374,12 @@ class MainWindow(QMainWindow):
         if self._on_own_screen(choice):
             self.curtain = Curtain(self, QRect(*choice.area))
             device = PanelAside(device, self.curtain)
-        prefs = self.prefs
+        limits = models.run
         settings = Settings(
-            max_steps=prefs.max_steps,
-            max_time=prefs.max_time,
-            max_cost=prefs.max_cost,
-            approve_risky=prefs.approve_risky,
+            max_steps=limits.max_steps,
+            max_time=limits.max_time,
+            max_cost=limits.max_cost,
+            approve_risky=limits.approve_risky,
         )
         self.control = RunControl()
         if step_mode:
@@ -408,7 +408,7 @@ class MainWindow(QMainWindow):
         self._next = self._click = None
         self.back_to_live()
         self.tabs.setCurrentIndex(0)
-        self.prefs = prefs.remember(task)
+        self.prefs = self.prefs.remember(task)
         self.task.remember(task)
         self._save_prefs()
         stop_hint = f" — press {hotkey} anywhere to stop" if hotkey else ""
@@ -422,7 +422,8 @@ class MainWindow(QMainWindow):
             raise ClickwrightError(
                 "no model is set up", "open Settings to add one, or choose the offline planner"
             )
-        return self.store.models_for_run() if self.model_box.currentData() else ModelSettings()
+        saved = self.store.models_for_run()  # the offline planner keeps the saved limits
+        return saved if self.model_box.currentData() else ModelSettings(run=saved.run)
 
     def pause_or_resume(self) -> None:
         if self.control is None:
