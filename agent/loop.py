@@ -9,6 +9,7 @@ a new plan, or asking the person.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -49,9 +50,19 @@ class RunResult:
         return self.outcome == "done"
 
 
-def secrets_in(steps: list[Step]) -> list[str]:
-    """Texts typed into fields whose names say they are secret: kept out of every log."""
-    return [s.text for s in steps if s.verb == "type" and s.text and looks_secret(s.target or "")]
+_NAMED_SECRET = re.compile(
+    r"\b(?:password|passwd|passcode|pin|secret|token|api key)\b[^'\"“‘`]{0,20}?"
+    r"(?:['\"“‘`])(?P<secret>[^'\"”’`]+)['\"”’`]",
+    re.I,
+)
+
+
+def secrets_in(steps: list[Step], task: str = "") -> list[str]:
+    """Texts typed into fields whose names say they are secret, and quoted texts the task calls
+    a password or the like ('log in with the password "hunter2"'): kept out of every log and,
+    for the second kind, out of the model call log too."""
+    typed = [s.text for s in steps if s.verb == "type" and s.text and looks_secret(s.target or "")]
+    return typed + [m["secret"] for m in _NAMED_SECRET.finditer(task)]
 
 
 def run_task(
@@ -101,7 +112,7 @@ def run_task(
                 "approve_risky": settings.approve_risky,
             },
         },
-        secrets=secrets_in(steps),
+        secrets=secrets_in(steps, task),
     )
     state = RunState(
         task,

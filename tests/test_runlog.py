@@ -54,3 +54,9 @@ def test_a_short_secret_is_redacted_where_it_stands_alone_only(tmp_path):
     assert written["index"] == 1 and written["action"]["text"] == REDACTED
     assert written["instruction"] == f"type '{REDACTED}' into PIN"
     assert json.loads((log.dir / "run.json").read_text())["task"] == f"type '{REDACTED}' into PIN"
+
+
+def test_a_password_named_in_the_task_is_a_secret_even_without_a_field():
+    assert secrets_in([], 'Log in as ada with the password "hunter2" and open Mail') == ["hunter2"]
+    assert secrets_in([], "Enter the PIN '0000'") == ["0000"]
+    assert secrets_in([], 'Type "hello" into Search') == []
