@@ -23,6 +23,7 @@ class _X11Grab(threading.Thread):
         super().__init__(name="clickwright-stop-hotkey", daemon=True)
         from Xlib import XK, X
         from Xlib.display import Display
+        from Xlib.error import BadAccess, CatchError
 
         self._on_press = on_press
         self._halt = threading.Event()
@@ -30,9 +31,15 @@ class _X11Grab(threading.Thread):
         root = self._display.screen().root
         keycode = self._display.keysym_to_keycode(XK.string_to_keysym("F12"))
         wanted = X.ControlMask | X.ShiftMask
+        taken = CatchError(BadAccess)  # another program holds the keys: say nothing, go without
         for locks in (0, X.LockMask, X.Mod2Mask, X.LockMask | X.Mod2Mask):  # Caps/Num Lock
-            root.grab_key(keycode, wanted | locks, True, X.GrabModeAsync, X.GrabModeAsync)
+            root.grab_key(
+                keycode, wanted | locks, True, X.GrabModeAsync, X.GrabModeAsync, onerror=taken
+            )
         self._display.sync()
+        if taken.get_error() is not None:
+            self._display.close()
+            raise RuntimeError(f"{STOP_KEYS_LABEL} is grabbed by another program")
         self._key_press = X.KeyPress
 
     def run(self) -> None:

@@ -47,3 +47,19 @@ def test_hotkey_mid_run_stops_after_the_current_action(display, device, sample_a
         )
     assert result.outcome == "stopped"
     assert result.steps == 1
+
+
+def test_keys_held_by_another_program_mean_no_hotkey_and_no_noise(display):
+    """Two runs on one desktop: the second goes without a hotkey and prints nothing."""
+    import sys
+
+    with stop_hotkey(threading.Event(), display.name) as first:
+        assert first == STOP_KEYS_LABEL
+        second = subprocess.run(
+            [sys.executable, "-c", "import threading\n"
+             "from clickwright.app.stop_hotkey import stop_hotkey\n"
+             f"with stop_hotkey(threading.Event(), {display.name!r}) as keys: print(keys)"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert second.stdout.strip() == "None"
+    assert second.stderr == ""
