@@ -64,6 +64,11 @@ class NotReplayed(Exception):
     """A step whose target is not on screen, or whose effect did not show."""
 
 
+def replay_task(demo: Demo) -> str:
+    """How a replay names its task in the run log (and so in reports and the panel)."""
+    return f"replay '{demo.name}'" + (f": {demo.info.description}" if demo.info.description else "")
+
+
 def replay_demo(
     demo: Demo,
     device: Device,
@@ -84,8 +89,7 @@ def replay_demo(
     log = RunLog(
         Path(runs_dir),
         {
-            "task": f"replay '{demo.name}'"
-            + (f": {demo.info.description}" if demo.info.description else ""),
+            "task": replay_task(demo),
             "device": device.describe(),
             "planner": "replay",
             "demo": {"name": demo.name, "dir": str(demo.dir), "steps": [first, last]},
@@ -169,7 +173,7 @@ class _Player:
 
     def carry_out(self, number: int, step: DemoStep) -> None:
         state = self.state
-        before = state.screen or state.observe()  # the last step's check waited for stillness
+        before = state.screen or self.state.observe()  # the last step's check waited for stillness
         started = time.perf_counter()
         action = self._filled(step.action)
         found = to = None
@@ -290,8 +294,8 @@ class _Player:
         )
         if result.outcome == "stopped":
             raise Stopped("stopped by the user")
-        before = state.screen or state.observe()
-        after = state.observe()
+        before = state.screen or self.state.observe()
+        after = self.state.observe()
         verdict = "success" if result.ok else "failed"
         how = "repaired by the agent" if result.ok else "the agent could not repair it"
         record = _unacted(step, number, verdict, f"{how}: {result.reason}")

@@ -32,6 +32,12 @@ def read_device_tree(device: Device) -> A11yTree | None:
     return read_atspi(box, timeout=0.5, scope="active", display=getattr(device, "display", None))
 
 
+QUIET = 0.25
+"""Seconds a screen must stay unchanged to count as still."""
+EARLY = 0.1
+"""Seconds of that after which parsing starts: the rest passes during the parse."""
+
+
 @dataclass(frozen=True)
 class Settings:
     max_steps: int = 30
@@ -113,16 +119,38 @@ class RunState:
         self.memory.screenshots_kept = s.screenshots
 
     def observe(self) -> Screen:
-        """Wait for a stable screen and parse it; timings go to the next recorded step."""
+        """A still screen, parsed; timings go to the next recorded step.
+
+        The parse overlaps the end of the quiet window: it starts once the screen has been
+        unchanged for EARLY seconds, and the screen counts as still when it is the same after
+        the parse and has by then been unchanged for QUIET seconds in all; a screen that
+        changed meanwhile is parsed again. Never a fixed sleep.
+        """
         if self.stop.is_set():
             raise Stopped("stopped by the user")
-        start = time.perf_counter()
-        stable = wait_until_stable(self.device, timeout=self.settings.settle_timeout)
-        parsed_at = time.perf_counter()
-        self.screen = self.parser.parse(stable.frame, self.accessibility_nodes())
-        self.capture_seconds += parsed_at - start
-        self.parse_seconds += time.perf_counter() - parsed_at
-        return self.screen
+        deadline = time.monotonic() + self.settings.settle_timeout
+        while True:
+            start = time.perf_counter()
+            left = max(deadline - time.monotonic(), 0.0)
+            stable = wait_until_stable(self.device, timeout=left, quiet=EARLY)
+            parsed_at = time.perf_counter()
+            self.screen = self.parser.parse(stable.frame, self.accessibility_nodes())
+            done = time.perf_counter()
+            self.capture_seconds += parsed_at - start
+            self.parse_seconds += done - parsed_at
+            if not stable.settled or time.monotonic() >= deadline:
+                return self.screen  # never still: the latest screen
+            if stable.captures == 1 and stable.waited >= QUIET:
+                return self.screen  # one slow capture (a phone) spanned the quiet window
+            rest = QUIET - EARLY - (done - parsed_at)
+            if rest > 0:  # a quick parse: wait out the rest of the quiet window
+                still = wait_until_stable(self.device, timeout=QUIET, quiet=rest)
+                now, settled = still.frame, still.settled
+            else:
+                now, settled = self.device.capture(), True
+            self.capture_seconds += time.perf_counter() - done
+            if settled and now.same_as(stable.frame):
+                return self.screen
 
     def accessibility_nodes(self) -> list[A11yNode] | None:
         """The AT-SPI tree of a Linux desktop's active window, read after the frame settled.

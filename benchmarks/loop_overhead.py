@@ -1,6 +1,7 @@
 """The model loop's own time per step, model latency excluded: on the sample app on Xvfb, a model
 that answers at once (over real HTTP on loopback, through the real openai SDK) types a new value
-into one of three fields each step, so every step sees a new screen. Each step's timings come from its run log:
+into one of three fields each step, so every step sees a new screen. Each step's timings come
+from its run log:
 
 - loop's own time = decide (prompt building, set-of-marks drawing, image scaling and encoding,
   answer parsing and validation, grounding) + parse (OCR, widgets, fusion of the new frame)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sample_app_driver import SampleApp, start_sample_app
 
 from clickwright.devices.virtual_display import VirtualDisplay
 
@@ -29,55 +28,6 @@ def device(display: VirtualDisplay):
 
     with DesktopDevice(display=display.name) as device:
         yield device
-
-
-class SampleApp:
-    """The sample app running on a display; `state()` reads what it last saved."""
-
-    def __init__(self, display: VirtualDisplay, tmp: Path, *args: str) -> None:
-        self.state_file = tmp / "state.json"
-        self.save_dir = tmp / "saved"
-        self.save_dir.mkdir()
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "clickwright.assets.sample_app",
-                "--state-out",
-                str(self.state_file),
-                "--save-dir",
-                str(self.save_dir),
-                *args,
-            ],
-            env=display.env(),
-            cwd=tmp,
-        )
-
-    def state(self) -> dict:
-        assert self.state_file.exists(), "the app saved nothing"
-        return json.loads(self.state_file.read_text())
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-
-
-def start_sample_app(display: VirtualDisplay, device, tmp: Path, *args: str) -> SampleApp:
-    """The sample app, with extra command-line `args`, once its window has drawn."""
-    from clickwright.devices.base import wait_until_stable
-
-    blank = device.capture()
-    app = SampleApp(display, tmp, *args)
-    deadline = time.monotonic() + 30
-    while device.capture().same_as(blank):
-        assert time.monotonic() < deadline, "the sample app never showed a window"
-        assert app.process.poll() is None, "the sample app exited"
-        time.sleep(0.1)
-    wait_until_stable(device, timeout=10, quiet=0.5)
-    return app
 
 
 @pytest.fixture

@@ -496,3 +496,26 @@ def test_a_long_run_fills_the_timeline_past_its_height(qtbot):
         timeline.add_step({**step, "index": index, "thought": "a thought " * index})
     assert timeline.count() == 12 and timeline.verticalScrollBar().isVisible()
     assert all(timeline.itemWidget(timeline.item(row)) for row in range(12))
+
+
+# ---- replay -----------------------------------------------------------------------------------
+
+
+def test_a_demonstration_replays_from_the_record_replay_tab(qtbot, panel, screen, tmp_path):
+    from clickwright.agent.demos import DemoStep, DemoWriter, new_info
+    from clickwright.agent.signature import Signature
+    from clickwright.types import parse_action
+
+    writer = DemoWriter(tmp_path / "demos", "save")
+    click_save = parse_action({"type": "click", "target": {"text": "Save", "kind": "button"}})
+    where = Signature(text="Save", kind="button", box=(0.6, 0.8, 0.12, 0.08), screen=(480, 300))
+    writer.finish(
+        new_info("save", "save the form", "desktop/linux", (480, 300)),
+        [DemoStep(words="click 'Save'", action=click_save, target=where)],
+    )
+    panel.demos.refresh()
+    panel.demos.tree.setCurrentItem(panel.demos.tree.topLevelItem(0))
+    qtbot.mouseClick(panel.demos.replay_button, Qt.MouseButton.LeftButton)
+    assert finish(qtbot, panel) == "done", panel.message
+    assert screen.performed == [("click", SAVE.box.center)]
+    assert panel.timeline.steps and panel.timeline.steps[0]["instruction"] == "click 'Save'"

@@ -7,28 +7,30 @@ state the app saved."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, start_sample_app
+from conftest import run_cli
+from sample_app_driver import (
+    SECRET,
+    Recording,
+    record_customer,
+    start_sample_app,
+    wait_for_file,
+    xdotool,
+)
 
 from clickwright.agent.demos import DemoWriter, load_demo
-from clickwright.agent.grounding import rank
 from clickwright.agent.replay import ReplaySettings, replay_demo
-from clickwright.agent.signature import strong_matches
 from clickwright.devices.base import wait_until_stable
 from clickwright.devices.virtual_display import VirtualDisplay
 from clickwright.parsers.screen_parser import ScreenParser
 
 pytestmark = pytest.mark.slow
 
-SECRET = "s3cret-Pa55"
 STEPS = [
     "type '{name}' into 'Name'",
     "type '{email}' into 'Email'",
@@ -48,96 +50,33 @@ def parser() -> ScreenParser:
     return ScreenParser()
 
 
-def xdotool(display: str, *args: str) -> None:
-    subprocess.run(["xdotool", *args], env=dict(os.environ, DISPLAY=display), check=True)
-
-
-def press_on(display: str, device, parser: ScreenParser, text: str, kind: str) -> None:
-    """Click what a person would: the element showing `text`, found on the screen as it is."""
-    screen = parser.parse(wait_until_stable(device).frame)
-    (best, *_) = strong_matches(rank(screen, text, kind), text)
-    x, y = best.element.box.center
-    xdotool(display, "mousemove", str(x), str(y), "click", "1")
-
-
-def wait_for_file(path: Path, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path} never appeared"
-        time.sleep(0.1)
-
-
 @pytest.fixture(scope="module")
-def recorded(display, device, parser, tmp_path_factory):
+def recorded(display, device, parser, tmp_path_factory) -> Recording:
     """The demonstration 'customer', recorded by the real command while xdotool works."""
-    tmp = tmp_path_factory.mktemp("record")
-    demos = tmp / "demos"
-    app = start_sample_app(display, device, tmp, "--password-field")
-    recorder = subprocess.Popen(
-        [sys.executable, "-m", "clickwright.app", "record", "customer", "--display", display.name]
-        + ["--demos-dir", str(demos), "--describe", "Sign up a customer on the Pro plan"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ, DISPLAY=display.name),
-    )
-    try:
-        assert "recording on display" in recorder.stdout.readline()
-        time.sleep(2)  # the listener starts right after that line; the test cannot see when
-        started = time.monotonic()
-        for label, text in (("Name", "Ada Lovelace"), ("Email", "ada@example.com")):
-            press_on(display.name, device, parser, label, "input")
-            xdotool(display.name, "type", "--delay", "40", text)
-        press_on(display.name, device, parser, "Password", "input")
-        xdotool(display.name, "type", "--delay", "40", SECRET)
-        press_on(display.name, device, parser, "Country", "combo")
-        for text, kind in (("Canada", "list_item"), ("Pro", "radio")):
-            press_on(display.name, device, parser, text, kind)
-        press_on(display.name, device, parser, "Subscribe to newsletter", "checkbox")
-        press_on(display.name, device, parser, "Save", "button")
-        press_on(display.name, device, parser, "Yes", "button")
-        wait_for_file(app.state_file)
-        took = time.monotonic() - started
-        wait_until_stable(device)
-        recorder.send_signal(signal.SIGINT)  # Ctrl+C: stop and save
-        out, err = recorder.communicate(timeout=120)
-    finally:
-        if recorder.poll() is None:
-            recorder.kill()
-        app.close()
-    return {
-        "out": out,
-        "err": err,
-        "code": recorder.returncode,
-        "demos": demos,
-        "took": took,
-        "state": app.state(),
-    }
+    return record_customer(display, device, parser, tmp_path_factory.mktemp("record"))
 
 
 def test_recording_reads_well_and_keeps_no_secret(recorded):
-    assert recorded["code"] == 0, recorded["err"]
-    assert recorded["state"]["password"] == SECRET  # the person really typed it
-    demo = load_demo(recorded["demos"] / "customer")
+    assert recorded.code == 0, recorded.err
+    assert recorded.state["password"] == SECRET  # the person really typed it
+    demo = load_demo(recorded.demos / "customer")
     assert [s.words for s in demo.steps] == STEPS
     params = demo.info.parameters
     assert params["name"].default == "Ada Lovelace" and params["email"].default == "ada@example.com"
     assert params["password"].secret and params["password"].default is None
     assert demo.info.description == "Sign up a customer on the Pro plan"
-    assert "saved demonstration 'customer'" in recorded["out"]
-    assert SECRET not in recorded["out"]
+    assert "saved demonstration 'customer'" in recorded.out
+    assert SECRET not in recorded.out
     for path in demo.dir.rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path
-    print(
-        f"recorded in {demo.info.duration:.1f} s by xdotool ({recorded['took']:.1f} s of driving)"
-    )
+    print(f"recorded in {demo.info.duration:.1f} s by xdotool ({recorded.took:.1f} s of driving)")
 
 
 def replay_on(display, device, parser, recorded, tmp, app_args=(), **params):
     app = start_sample_app(display, device, tmp, "--password-field", *app_args)
     try:
-        demo = load_demo(recorded["demos"] / "customer")
+        demo = load_demo(recorded.demos / "customer")
         result = replay_demo(demo, device, tmp / "runs", params, parser=parser)
         print(f"replayed in {result.seconds:.1f} s (recorded {demo.info.duration:.1f} s)")
         assert result.ok, result.reason
@@ -206,7 +145,7 @@ def test_replay_on_another_resolution_and_scale_from_the_cli(recorded, tmp_path)
                 "--param",
                 "password=pw-4",
                 "--demos-dir",
-                str(recorded["demos"]),
+                str(recorded.demos),
                 "--runs-dir",
                 str(tmp_path / "runs"),
             )
@@ -234,7 +173,7 @@ def test_a_button_that_is_gone_stops_the_replay_with_a_clear_report(
             "--timeout",
             "2",
             "--demos-dir",
-            str(recorded["demos"]),
+            str(recorded.demos),
             "--runs-dir",
             str(tmp_path / "runs"),
         )
@@ -261,7 +200,7 @@ def test_the_exported_script_runs_and_does_the_job(display, device, recorded, tm
         "-o",
         str(script),
         "--demos-dir",
-        str(recorded["demos"]),
+        str(recorded.demos),
     )
     assert exported.returncode == 0, exported.stderr
     app = start_sample_app(display, device, tmp_path, "--password-field", "--pos", "200,60")
@@ -293,7 +232,7 @@ def test_the_exported_script_runs_and_does_the_job(display, device, recorded, tm
 
 def test_the_agent_repairs_a_step_whose_target_changed(display, device, parser, recorded, tmp_path):
     demos = tmp_path / "demos"
-    shutil.copytree(recorded["demos"] / "customer", demos / "customer")
+    shutil.copytree(recorded.demos / "customer", demos / "customer")
     steps = (demos / "customer" / "steps.jsonl").read_text().splitlines()
     pro = json.loads(steps[5])
     pro["target"].update(text="Pro plan", crop=None, neighbours=[])  # as if renamed since

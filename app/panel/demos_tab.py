@@ -1,14 +1,15 @@
-"""The Record / Replay tab: the demonstrations in the library, and how to make and replay one.
-
-Recording and replaying run from the command line for now (`clickwright record` / `replay`);
-this tab shows what the library holds.
+"""The Record / Replay tab: the demonstrations in the library, replayed on the chosen screen
+with the values they were recorded with. Recording runs from the command line
+(`clickwright record`), which is also where a replay takes new parameter values.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -18,11 +19,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clickwright.agent.demos import library_dir, list_demos, load_demo
+from clickwright.agent.demos import Demo, library_dir, list_demos, load_demo
 from clickwright.errors import ClickwrightError
 
 
 class DemosTab(QWidget):
+    replay_requested = Signal(object)
+    """The demonstration (a `Demo`) the person asked to replay."""
+
     def __init__(self, root: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.root = root or library_dir()
@@ -37,10 +41,30 @@ class DemosTab(QWidget):
         self.hint.setObjectName("muted")
         self.hint.setWordWrap(True)
         layout.addWidget(self.hint)
+        buttons = QHBoxLayout()
+        self.replay_button = QPushButton("Replay")
+        self.replay_button.setToolTip("Replay the chosen demonstration on the chosen screen")
+        self.replay_button.clicked.connect(self._replay)
         refresh = QPushButton("Refresh")
         refresh.clicked.connect(self.refresh)
-        layout.addWidget(refresh)
+        buttons.addWidget(self.replay_button)
+        buttons.addWidget(refresh)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.tree.itemSelectionChanged.connect(self._selection_changed)
         self.refresh()
+
+    def _selection_changed(self) -> None:
+        self.replay_button.setEnabled(self._chosen() is not None)
+
+    def _chosen(self) -> Demo | None:
+        item = self.tree.currentItem()
+        return item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def _replay(self) -> None:
+        demo = self._chosen()
+        if demo is not None:
+            self.replay_requested.emit(demo)
 
     def refresh(self) -> None:
         self.tree.clear()
@@ -53,11 +77,14 @@ class DemosTab(QWidget):
                 )
                 continue
             params = ", ".join(demo.info.parameters)
-            row = [demo.name, str(len(demo.steps)), params, demo.info.description]
-            self.tree.addTopLevelItem(QTreeWidgetItem(row))
+            row = QTreeWidgetItem([demo.name, str(len(demo.steps)), params, demo.info.description])
+            row.setData(0, Qt.ItemDataRole.UserRole, demo)
+            self.tree.addTopLevelItem(row)
+        self._selection_changed()
         count = self.tree.topLevelItemCount()
         self.hint.setText(
             f"{count} demonstration(s) in {self.root}. Record one with "
             "<code>clickwright record NAME</code>, replay it with "
-            "<code>clickwright replay NAME --param key=value</code>."
+            "<code>clickwright replay NAME --param key=value</code> (new values), or choose "
+            "one here and press Replay (the recorded values)."
         )

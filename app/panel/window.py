@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from clickwright.agent.config import Settings as ModelSettings
+from clickwright.agent.demos import Demo
+from clickwright.agent.replay import replay_task
 from clickwright.agent.safety import Risk
 from clickwright.agent.state import Settings
 from clickwright.app.panel.aside import Curtain, PanelAside
@@ -268,6 +270,7 @@ class MainWindow(QMainWindow):
         self.history.show_steps.connect(self.show_past_run)
         tabs.addTab(self.history, "History")
         self.demos = DemosTab()
+        self.demos.replay_requested.connect(lambda demo: self.run(demo=demo))
         tabs.addTab(self.demos, "Record / Replay")
         tabs.setMinimumWidth(380)
         self.tabs = tabs
@@ -356,15 +359,17 @@ class MainWindow(QMainWindow):
 
     # ---- running --------------------------------------------------------------------------
 
-    def run(self, step_mode: bool = False) -> None:
-        """Start the task in the box; `step_mode` holds before the second action."""
+    def run(self, step_mode: bool = False, demo: Demo | None = None) -> None:
+        """Start the task in the box, or replay `demo`; `step_mode` holds before the second
+        action."""
         if self.running:
             return
-        task = self.task.text().strip()
+        task = replay_task(demo) if demo else self.task.text().strip()
         choice = self.current_choice()
         try:
             models = self._models()
-            preflight(task, models)
+            if demo is None:
+                preflight(task, models)
             if choice is None:
                 raise ClickwrightError("there is no screen to work on", "choose one under Screen")
             device = choice.open()
@@ -387,7 +392,7 @@ class MainWindow(QMainWindow):
         self.human = PanelHuman(self.control.stop_event)
         self.human.approval_needed.connect(self._approve)
         self.human.question_asked.connect(self._question)
-        request = RunRequest(task, device, self.runs_dir, settings, models, self.parser)
+        request = RunRequest(task, device, self.runs_dir, settings, models, self.parser, demo)
         self.worker = RunWorker(request, self.control, self.human)
         self.thread_ = QThread()
         self.worker.moveToThread(self.thread_)

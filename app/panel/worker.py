@@ -18,7 +18,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from clickwright.agent.config import Settings as ModelSettings
+from clickwright.agent.demos import Demo
 from clickwright.agent.loop import run_task
+from clickwright.agent.replay import replay_demo
 from clickwright.agent.state import Settings
 from clickwright.app.panel.control import RunControl
 from clickwright.app.panel.human import PanelHuman
@@ -39,6 +41,8 @@ class RunRequest:
     models: ModelSettings
     parser: Any
     """A ScreenParser (kept across runs for its cache), or a stand-in with the same `parse`."""
+    demo: Demo | None = None
+    """Replay this demonstration instead of running the task."""
 
 
 @dataclass(frozen=True)
@@ -84,19 +88,26 @@ class RunWorker(QObject):
     @Slot()
     def run(self) -> None:
         r = self.request
+        parser = _Reporting(r.parser, self.screen_parsed.emit)
         try:
-            result = run_task(
-                r.task,
-                self.device,
-                r.runs_dir,
-                r.settings,
-                parser=_Reporting(r.parser, self.screen_parsed.emit),
-                on_step=self._stepped,
-                stop=self.control.stop_event,
-                models=r.models,
-                human=self.human,
-                before_action=self.control.before_action,
-            )
+            if r.demo is not None:
+                result = replay_demo(
+                    r.demo, self.device, r.runs_dir, parser=parser, on_step=self._stepped,
+                    stop=self.control.stop_event,
+                )  # fmt: skip
+            else:
+                result = run_task(
+                    r.task,
+                    self.device,
+                    r.runs_dir,
+                    r.settings,
+                    parser=parser,
+                    on_step=self._stepped,
+                    stop=self.control.stop_event,
+                    models=r.models,
+                    human=self.human,
+                    before_action=self.control.before_action,
+                )
             ended = Ended(result.outcome, result.reason, result.run_dir)
         except ClickwrightError as exc:
             ended = Ended("error", str(exc), None)
