@@ -17,6 +17,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from clickwright.app.options import (
+    DeviceOption,
+    Display,
+    Launch,
+    ScreenNumber,
+    Virtual,
+    WaitDeviceOption,
+)
 from clickwright.errors import ClickwrightError
 
 app = typer.Typer(
@@ -33,17 +41,6 @@ VERDICT_STYLE = {"success": "green", "unverified": "yellow", "retry": "red", "dr
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-DeviceOption = Annotated[
-    str, typer.Option("--device", help="desktop, or android[:SERIAL] for a phone over adb.")
-]
-WaitDeviceOption = Annotated[
-    float,
-    typer.Option(
-        min=0, help="Seconds to wait for the phone to appear, and to come back if it drops."
-    ),
-]
 
 
 @contextlib.contextmanager
@@ -114,16 +111,12 @@ def run(
     task: Annotated[
         str, typer.Argument(help="What to do, e.g. \"Type 'Ada' into Name and click Save\".")
     ],
-    virtual: Annotated[
-        bool, typer.Option("--virtual", help="Work on a fresh private Xvfb display.")
-    ] = False,
-    display: Annotated[str | None, typer.Option(help="X display to work on, e.g. :1.")] = None,
-    screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
+    virtual: Virtual = False,
+    display: Display = None,
+    screen: ScreenNumber = 0,
     device_spec: DeviceOption = "desktop",
     wait_device: WaitDeviceOption = 0.0,
-    launch: Annotated[
-        str | None, typer.Option(help="Program to start on the display first.")
-    ] = None,
+    launch: Launch = None,
     max_steps: Annotated[
         int | None,
         typer.Option(
@@ -329,14 +322,12 @@ def parse(
     image: Annotated[
         Path | None, typer.Option(help="Parse this screenshot instead of a screen.")
     ] = None,
-    virtual: Annotated[bool, typer.Option("--virtual", help="Parse a fresh Xvfb display.")] = False,
-    display: Annotated[str | None, typer.Option(help="X display to parse, e.g. :1.")] = None,
-    screen: Annotated[int, typer.Option(help="Monitor number, 0 = first.")] = 0,
+    virtual: Virtual = False,
+    display: Display = None,
+    screen: ScreenNumber = 0,
     device_spec: DeviceOption = "desktop",
     wait_device: WaitDeviceOption = 0.0,
-    launch: Annotated[
-        str | None, typer.Option(help="Program to start on the display first.")
-    ] = None,
+    launch: Launch = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the elements as JSON.")
     ] = None,

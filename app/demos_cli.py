@@ -14,6 +14,13 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from clickwright.app.options import (
+    DeviceOption,
+    Display,
+    Launch,
+    ScreenNumber,
+    Virtual,
+)
 from clickwright.errors import ClickwrightError
 
 demos = typer.Typer(
@@ -27,13 +34,6 @@ DemosDir = Annotated[
         "--demos-dir",
         help="Where demonstrations live (default: $CLICKWRIGHT_DEMOS, else your data folder).",
     ),
-]
-Virtual = Annotated[bool, typer.Option("--virtual", help="Work on a fresh private Xvfb display.")]
-Display = Annotated[str | None, typer.Option(help="X display to work on, e.g. :1.")]
-ScreenNumber = Annotated[int, typer.Option("--screen", help="Monitor number, 0 = first.")]
-Launch = Annotated[str | None, typer.Option(help="Program to start on the display first.")]
-DeviceSpec = Annotated[
-    str, typer.Option("--device", help="desktop, or android[:SERIAL] for a phone over adb.")
 ]
 
 
@@ -50,7 +50,7 @@ def record(
     display: Display = None,
     screen: ScreenNumber = 0,
     launch: Launch = None,
-    device_spec: DeviceSpec = "desktop",
+    device_spec: DeviceOption = "desktop",
     demos_dir: DemosDir = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Overwrite a demonstration of that name.")
@@ -122,7 +122,7 @@ def replay(
     display: Display = None,
     screen: ScreenNumber = 0,
     launch: Launch = None,
-    device_spec: DeviceSpec = "desktop",
+    device_spec: DeviceOption = "desktop",
     demos_dir: DemosDir = None,
     runs_dir: Annotated[Path, typer.Option(help="Where replay logs and reports go.")] = Path(
         "runs"
