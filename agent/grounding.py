@@ -74,12 +74,11 @@ class Candidate:
 
 def echoes(text: str, task: str, description: str) -> bool:
     """Whether `text` is the task itself shown on screen (an app that displays the instruction)
-    rather than the thing it names: a long text found in the task, and longer than the target."""
+    rather than the thing it names: a long text found in the task (given normalized, as it is
+    the same for every element), and longer than the target."""
     shown, wanted = normalize(text), normalize(description)
     return (
-        len(shown) >= 10
-        and len(shown) > len(wanted) + 3
-        and fuzz.partial_ratio(shown, normalize(task)) >= 90
+        len(shown) >= 10 and len(shown) > len(wanted) + 3 and fuzz.partial_ratio(shown, task) >= 90
     )
 
 
@@ -113,6 +112,7 @@ def rank(
     opened); `near` prefers elements close to a box (the option under an opened combo box);
     texts that merely repeat the task `echo_of` are never candidates.
     """
+    echo_of = normalize(echo_of)
     old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
     scored: list[Candidate] = []
     if kind in ("input", "combo", "container"):

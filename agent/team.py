@@ -29,11 +29,6 @@ class Team:
     critic: Critic
     notetaker: Notetaker | None
 
-    @property
-    def models(self) -> list[ModelRole]:
-        roles = [self.planner, self.actor, self.grounder.model, self.critic.model, self.notetaker]
-        return [role for role in roles if role is not None]
-
 
 def describe_roles(config: ModelConfig) -> dict[str, str]:
     """`{"planner": "openai:gpt-4o", "grounder": "offline", ...}` for the run log."""
