@@ -185,14 +185,16 @@ class DesktopDevice(Device):
             raise ActionError(f"'{kind}' needs a point to act on")
 
     def _type_text(self, text: str) -> None:
-        """pyautogui silently drops characters outside ASCII, so those go through xdotool."""
+        """pyautogui silently drops characters outside ASCII, so those go through xdotool, at
+        40 ms a key: xdotool remaps a spare keycode for each such character, and at 10 ms an
+        app under load now and then read a character after the mapping had moved on."""
         if text.isascii():
             self._gui.write(text, interval=0.005)
             return
         if sys.platform.startswith("linux") and shutil.which("xdotool"):
             env = dict(os.environ, DISPLAY=self.display or os.environ.get("DISPLAY", ""))
             subprocess.run(
-                ["xdotool", "type", "--delay", "10", "--", text], env=env, check=True, timeout=60
+                ["xdotool", "type", "--delay", "40", "--", text], env=env, check=True, timeout=60
             )
             return
         raise ActionError(
