@@ -37,7 +37,6 @@ from clickwright.agent.demos import (
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.signature import Signature, take_signature
-from clickwright.agent.state import read_device_tree
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import DemoError
@@ -205,7 +204,7 @@ class _PasswordProbe:
             return False
         if heard and heard[-1].event.kind in ("key_down", "key_up") and heard[-1].event.char:
             return heard[-1].secret  # the same run of typing
-        tree = read_device_tree(self.device)
+        tree = self.device.accessibility()
         if tree is None or (not tree and tree.reason):
             self.unavailable = True
             return False

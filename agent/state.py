@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -15,21 +14,9 @@ from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import Human, Nobody, risk_of
 from clickwright.devices.base import Device, wait_until_stable
-from clickwright.parsers.a11y import A11yNode, A11yTree, read_atspi
+from clickwright.a11y import A11yNode
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Element, Screen
-
-
-def read_device_tree(device: Device) -> A11yTree | None:
-    """The device's own tree where it has one (Android's uiautomator hierarchy), else the
-    AT-SPI tree of the active window on a Linux desktop device's monitor; None elsewhere."""
-    if device.kind == "android":
-        return device.accessibility()
-    monitor = getattr(device, "monitor", None)
-    if device.kind != "desktop" or monitor is None or not sys.platform.startswith("linux"):
-        return None
-    box = Box(monitor.left, monitor.top, monitor.width, monitor.height)
-    return read_atspi(box, timeout=0.5, scope="active", display=getattr(device, "display", None))
 
 
 QUIET = 0.25
@@ -160,7 +147,7 @@ class RunState:
         """
         if not self.settings.accessibility or self.tree_unavailable:
             return None
-        tree = read_device_tree(self.device)
+        tree = self.device.accessibility()
         if tree is not None and not tree and tree.reason:
             self.tree_unavailable = tree.reason
         return list(tree or ()) or None

@@ -340,7 +340,6 @@ def parse(
     from PIL import Image
     from rich.table import Table
 
-    from clickwright.agent.state import read_device_tree
     from clickwright.devices.base import wait_until_stable
     from clickwright.parsers.marks import draw_marks
     from clickwright.parsers.screen_parser import SOURCES, ScreenParser
@@ -362,7 +361,7 @@ def parse(
             if launch:
                 start_program(device, launch)
             frame = wait_until_stable(device).frame
-            tree = read_device_tree(device) if "a11y" in wanted else None
+            tree = device.accessibility() if "a11y" in wanted else None
     if tree is not None and tree.reason and not tree:
         out.print(f"accessibility tree: none ({tree.reason})")
     parser = ScreenParser(sources=wanted)

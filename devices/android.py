@@ -34,7 +34,8 @@ from clickwright.devices.base import Device, Point, wait_until_stable
 from clickwright.devices.geometry import Monitor
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import ActionError, DeviceError
-from clickwright.parsers.a11y import A11yTree, parse_uiautomator
+from clickwright.a11y import A11yTree
+from clickwright.devices.a11y import parse_uiautomator
 from clickwright.types import Action, Frame
 
 T = TypeVar("T")

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from clickwright.a11y import A11yTree
 from clickwright.devices.geometry import Monitor
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import DeviceError
@@ -36,8 +37,9 @@ class Device(ABC):
     @abstractmethod
     def size(self) -> tuple[int, int]: ...
 
-    def accessibility(self) -> Any | None:
-        """The accessibility tree when the platform offers one (parsers read it)."""
+    def accessibility(self) -> A11yTree | None:
+        """The platform's accessibility tree of what is on screen, in screen coordinates, when
+        it offers one (the parsers fuse it with the pixels); None where it has none."""
         return None
 
     def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:

@@ -21,11 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from clickwright.a11y import A11yTree
+from clickwright.devices.a11y import read_atspi
 from clickwright.devices.base import Device, Point
 from clickwright.devices.geometry import Mapping, Monitor, choose_monitor
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import ActionError, DeviceError
-from clickwright.types import ANDROID_ONLY, Action, Frame, normalize_key
+from clickwright.types import ANDROID_ONLY, Action, Box, Frame, normalize_key
 
 SCROLL_CLICK_PIXELS = 1  # pyautogui scrolls in wheel clicks on X11 and Windows alike
 # pynput's key names that differ from clickwright's (left/right variants lose their suffix first)
@@ -201,6 +203,14 @@ class DesktopDevice(Device):
             "cannot type non-ASCII text on this platform",
             "install xdotool on Linux (sudo apt-get install -y xdotool)",
         )
+
+    def accessibility(self) -> A11yTree | None:
+        """The AT-SPI tree of the active window on this monitor (Linux only)."""
+        if not sys.platform.startswith("linux"):
+            return None
+        m = self.monitor
+        box = Box(m.left, m.top, m.width, m.height)
+        return read_atspi(box, timeout=0.5, scope="active", display=self.display)
 
     def launch(self, app: str) -> subprocess.Popen[bytes]:
         """Start a program on this device's display, detached from our terminal."""

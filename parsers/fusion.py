@@ -19,7 +19,7 @@ from clickwright.parsers.widgets import Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
 
 if TYPE_CHECKING:
-    from clickwright.parsers.a11y.node import A11yNode
+    from clickwright.a11y import A11yNode
 
 TOGGLES = ("checkbox", "radio")
 FIELDS = ("input", "combo")  # widgets that take a name from a label beside or above them
@@ -131,7 +131,7 @@ def fuse_accessibility(
 ) -> list[Element]:
     """Merge an accessibility tree into parsed elements; ids 0..n-1 in reading order.
 
-    `nodes` must already be in frame pixels (see `clickwright.parsers.a11y.to_frame`). Each
+    `nodes` must already be in frame pixels (see `clickwright.a11y.to_frame`). Each
     pixel element is explained by the smallest node that holds it and can be it (a text by a
     label or a control, a widget by a control, a panel by a container); such a node becomes
     one element with the tree's role, name, value and states (source "merged"). Named or

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from clickwright.errors import DeviceError
-from clickwright.parsers.a11y import A11yNode, to_frame
+from clickwright.a11y import A11yNode, to_frame
 from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph
 from clickwright.parsers.icons import name_icon
 from clickwright.parsers.links import mark_links

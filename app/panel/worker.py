@@ -27,7 +27,7 @@ from clickwright.app.panel.human import PanelHuman
 from clickwright.app.panel.watched import WatchedDevice
 from clickwright.devices.base import Device, Point
 from clickwright.errors import ClickwrightError
-from clickwright.parsers.a11y import A11yNode
+from clickwright.a11y import A11yNode
 from clickwright.types import Action, Frame, Screen
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any, Literal
 
-from clickwright.parsers.a11y.node import (
+from clickwright.a11y import (
     A11yNode,
     A11yTree,
     A11yUnavailable,

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from clickwright.parsers.a11y.node import (
+from clickwright.a11y import (
     A11yNode,
     A11yTree,
     A11yUnavailable,

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from clickwright.errors import DeviceError
-from clickwright.parsers.a11y.node import A11yNode, clean_text, interactive_kind
+from clickwright.a11y import A11yNode, clean_text, interactive_kind
 from clickwright.types import Box, ElementKind
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
