@@ -100,7 +100,7 @@ _RUN_FIELDS = tuple(f.name for f in fields(RunLimits))
 
 
 @dataclass(frozen=True)
-class Settings:
+class ModelSettings:
     default: BackendSettings = field(default_factory=BackendSettings)
     roles: Mapping[str, BackendSettings] = field(default_factory=dict)
     prices: Mapping[str, Price] = field(default_factory=shipped_prices)
@@ -125,7 +125,7 @@ def load_settings(
     role_flags: Mapping[str, Mapping[str, Any]] | None = None,
     env: Mapping[str, str] = os.environ,
     path: Path | None = None,
-) -> Settings:
+) -> ModelSettings:
     """Settings for every role. `flags` and `role_flags` are what the CLI was given (None values
     count as not given); `path` defaults to `config_path(env)`, which may be missing unless
     named by CLICKWRIGHT_CONFIG."""
@@ -157,11 +157,11 @@ def load_settings(
         return BackendSettings(**values)
 
     roles = {role: resolve(role) for role in ROLES}
-    return Settings(resolve(None), roles, {**shipped_prices(), **file_prices}, run)
+    return ModelSettings(resolve(None), roles, {**shipped_prices(), **file_prices}, run)
 
 
-def save_settings(settings: Settings, path: Path) -> None:
-    """Write `settings` as a config file. Settings hold no key, so none can be written."""
+def save_settings(settings: ModelSettings, path: Path) -> None:
+    """Write `settings` as a config file. ModelSettings hold no key, so none can be written."""
     lines = _toml_table(asdict(settings.default), BackendSettings())
     for role, values in settings.roles.items():
         body = _toml_table(asdict(values), settings.default)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clickwright.agent.actor import OfflineActor
-from clickwright.agent.config import Settings as ModelConfig
+from clickwright.agent.config import ModelSettings
 from clickwright.agent.critic import Verdict, expectation_for
 from clickwright.agent.grounding import text_similarity
 from clickwright.agent.interpreter import Step, interpret
@@ -27,7 +27,7 @@ from clickwright.agent.memory import Turn
 from clickwright.agent.roles import Decision, prompt_text
 from clickwright.agent.runlog import RunLog, looks_secret
 from clickwright.agent.safety import Human
-from clickwright.agent.state import NeedsAnswer, RunState, ScreenChanged, Settings, Stopped
+from clickwright.agent.state import NeedsAnswer, RunSettings, RunState, ScreenChanged, Stopped
 from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
@@ -69,11 +69,11 @@ def run_task(
     task: str,
     device: Device,
     runs_dir: Path | str = "runs",
-    settings: Settings | None = None,
+    settings: RunSettings | None = None,
     parser: ScreenParser | None = None,
     on_step: Callable[[dict[str, Any]], None] | None = None,
     stop: threading.Event | None = None,
-    models: ModelConfig | None = None,
+    models: ModelSettings | None = None,
     human: Human | None = None,
     before_action: Callable[[], bool | None] | None = None,
     knowledge: Knowledge | None = None,
@@ -87,14 +87,14 @@ def run_task(
     `knowledge` (from `use_demos`): a demonstration that does the whole task is replayed
     first, and the closest demonstrations are shown to a model planner as examples.
     """
-    settings = settings or Settings()
+    settings = settings or RunSettings()
     shortcut = knowledge.shortcut if knowledge and not settings.dry_run else None
     if shortcut is not None:
         replayed = shortcut.replay(device, runs_dir, parser=parser, on_step=on_step, stop=stop)
         if replayed.ok:
             reason = f"{shortcut.describe()}: {replayed.reason}"
             return RunResult("done", reason, replayed.run_dir, replayed.steps)
-    models = models or ModelConfig()
+    models = models or ModelSettings()
     planner_is_model = models.for_role("planner").is_model
     actor_is_model = models.for_role("actor").is_model
     steps = [] if planner_is_model else _interpret(task, required=not actor_is_model)

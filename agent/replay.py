@@ -23,7 +23,7 @@ from clickwright.agent.demos import Demo, DemoStep, fill
 from clickwright.agent.grounding import text_similarity
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.signature import Found, Missing, Signature, locate
-from clickwright.agent.state import RunState, Settings, Stopped
+from clickwright.agent.state import RunSettings, RunState, Stopped
 from clickwright.devices.base import Device
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Screen, Target, action_to_json
@@ -111,7 +111,7 @@ def replay_demo(
         device=device,
         parser=parser or ScreenParser(),
         log=log,
-        settings=Settings(
+        settings=RunSettings(
             max_steps=len(chosen) + 1,
             settle_timeout=settings.settle_timeout,
             accessibility=settings.accessibility,

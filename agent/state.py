@@ -8,16 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clickwright.a11y import A11yNode
 from clickwright.agent.budget import Budget, Usage
 from clickwright.agent.critic import changed_regions
 from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import Human, Nobody, risk_of
 from clickwright.devices.base import Device, wait_until_stable
-from clickwright.a11y import A11yNode
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Element, Screen
-
 
 QUIET = 0.25
 """Seconds a screen must stay unchanged to count as still."""
@@ -26,7 +25,7 @@ EARLY = 0.1
 
 
 @dataclass(frozen=True)
-class Settings:
+class RunSettings:
     max_steps: int = 30
     max_attempts: int = 3
     dry_run: bool = False
@@ -77,7 +76,7 @@ class RunState:
     device: Device
     parser: ScreenParser
     log: RunLog
-    settings: Settings
+    settings: RunSettings
     screen: Screen | None = None
     on_step: Callable[[dict[str, Any]], None] | None = None
     stop: threading.Event = field(default_factory=threading.Event)

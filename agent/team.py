@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from clickwright.agent.backends.base import Backend
 from clickwright.agent.budget import FREE, Price, is_local, price_of
-from clickwright.agent.config import BackendSettings, ConfigError, make_backend
-from clickwright.agent.config import Settings as ModelConfig
+from clickwright.agent.config import BackendSettings, ConfigError, ModelSettings, make_backend
 from clickwright.agent.roles import (
     Actor,
     Critic,
@@ -30,7 +29,7 @@ class Team:
     notetaker: Notetaker | None
 
 
-def describe_roles(config: ModelConfig) -> dict[str, str]:
+def describe_roles(config: ModelSettings) -> dict[str, str]:
     """`{"planner": "openai:gpt-4o", "grounder": "offline", ...}` for the run log."""
     roles = ("planner", "actor", "grounder", "critic", "notetaker")
     return {role: _name(config.for_role(role)) for role in roles}
@@ -41,7 +40,7 @@ def _name(settings: BackendSettings) -> str:
 
 
 def price_for(
-    settings: BackendSettings, config: ModelConfig, max_cost: float | None
+    settings: BackendSettings, config: ModelSettings, max_cost: float | None
 ) -> Price | None:
     """The role's price; a paid model with no known price cannot run under a cost limit. A
     price listed for the exact model name wins, so a user can bill a local model too."""
@@ -59,7 +58,7 @@ def price_for(
     return price
 
 
-def build_team(config: ModelConfig, state: RunState) -> Team:
+def build_team(config: ModelSettings, state: RunState) -> Team:
     """Make every role's backend (one backend object per distinct setting, so a local model
     shared by several roles is loaded once). Bad settings fail here, before any action."""
     backends: dict[BackendSettings, Backend] = {}

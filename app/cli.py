@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
-import subprocess
 import sys
 import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +20,9 @@ from clickwright.app.options import (
     ScreenNumber,
     Virtual,
     WaitDeviceOption,
+    device_options,
 )
+from clickwright.devices.factory import open_device, start_program
 from clickwright.errors import ClickwrightError
 
 app = typer.Typer(
@@ -41,55 +39,6 @@ VERDICT_STYLE = {"success": "green", "unverified": "yellow", "retry": "red", "dr
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def open_device(
-    virtual: bool,
-    display: str | None,
-    screen: int,
-    size: str = "1280x800",
-    spec: str = "desktop",
-    wait_device: float = 0.0,
-) -> Iterator[Any]:
-    """The desktop device on a fresh virtual display, a named display, or the current one; or
-    the phone `spec` names ("android" or "android:SERIAL")."""
-    from clickwright.devices.desktop import DesktopDevice
-    from clickwright.devices.virtual_display import VirtualDisplay
-
-    if spec != "desktop":
-        from clickwright.devices.android import open_android
-
-        if virtual or display:
-            raise ClickwrightError(
-                f"--device {spec} cannot be combined with --virtual or --display"
-            )
-        with open_android(spec, wait=wait_device) as phone:
-            yield phone
-        return
-    if virtual and display:
-        raise ClickwrightError("--virtual and --display cannot be used together")
-    if not virtual:
-        with DesktopDevice(screen=screen, display=display) as device:
-            yield device
-        return
-    width, height = _parse_size(size)
-    with (
-        VirtualDisplay(width, height) as vd,
-        DesktopDevice(screen=screen, display=vd.name) as device,
-    ):
-        try:
-            yield device
-        finally:
-            device.end_launched()
-
-
-def _parse_size(size: str) -> tuple[int, int]:
-    try:
-        width, height = (int(n) for n in size.lower().split("x"))
-    except ValueError:
-        raise ClickwrightError(f"bad --size {size!r}", "use WIDTHxHEIGHT, e.g. 1280x800") from None
-    return width, height
 
 
 def print_step(step: dict[str, Any]) -> None:
@@ -172,7 +121,7 @@ def run(
     from clickwright.agent.interpreter import interpret
     from clickwright.agent.loop import PROMPTS_FILE, run_task
     from clickwright.agent.safety import Nobody
-    from clickwright.agent.state import Settings
+    from clickwright.agent.state import RunSettings
     from clickwright.app.report import write_report
     from clickwright.app.stop_hotkey import stop_hotkey
     from clickwright.app.terminal_human import TerminalHuman
@@ -182,7 +131,7 @@ def run(
     if not models.for_role("planner").is_model and not models.for_role("actor").is_model:
         interpret(task)  # a task the planner cannot read fails before any display starts
     limits = models.run  # the config file's [run] table, under the flags
-    settings = Settings(
+    settings = RunSettings(
         max_steps=max_steps or limits.max_steps,
         max_time=max_time or limits.max_time,
         max_cost=max_cost if max_cost is not None else limits.max_cost,
@@ -199,7 +148,7 @@ def run(
     stop = threading.Event()
     with (
         stop_hotkey(stop) as hotkey,
-        open_device(virtual, display, screen, spec=device_spec, wait_device=wait_device) as device,
+        open_device(device_options(device_spec, virtual, display, screen, wait_device)) as device,
     ):
         if hotkey and not as_json:
             out.print(f"press {hotkey} to stop")
@@ -276,30 +225,6 @@ def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
     return roles
 
 
-def start_program(
-    device: Any, command: str, timeout: float = 30.0
-) -> subprocess.Popen[bytes] | None:
-    """Launch `command` on the device's display and wait until its window has drawn; on a
-    phone, start the app `command` names (a package or an icon's label)."""
-    from clickwright.devices.base import wait_until_stable
-
-    if device.kind == "android":
-        device.launch(command)
-        wait_until_stable(device, timeout=10, quiet=0.5)
-        return None
-    blank = device.capture()
-    process = device.launch(command)
-    deadline = time.monotonic() + timeout
-    while device.capture().same_as(blank):
-        if process.poll() is not None:
-            raise ClickwrightError(f"{command!r} exited with status {process.returncode}")
-        if time.monotonic() > deadline:
-            raise ClickwrightError(f"{command!r} showed nothing within {timeout:g} s")
-        time.sleep(0.1)
-    wait_until_stable(device, timeout=10, quiet=0.5)
-    return process
-
-
 def load_image(path: Path) -> Any:
     """An image file as an RGB frame, or a one-line error saying why it cannot be read."""
     import numpy as np
@@ -356,7 +281,7 @@ def parse(
         frame = load_image(image)
     else:
         with open_device(
-            virtual, display, screen, spec=device_spec, wait_device=wait_device
+            device_options(device_spec, virtual, display, screen, wait_device)
         ) as device:
             if launch:
                 start_program(device, launch)

@@ -35,13 +35,14 @@ def sample_app_command(state_out: Path, save_dir: Path | None = None) -> str:
 
 def run_demo(runs_dir: Path, console: Console) -> int:
     """Returns the exit status: 0 only when the task ran and the app saved what was asked."""
-    from clickwright.app.cli import open_device, print_step, start_program
+    from clickwright.app.cli import print_step
+    from clickwright.devices.factory import open_device, start_program
 
     runs_dir.mkdir(parents=True, exist_ok=True)
     state_file = (runs_dir / "demo-state.json").resolve()
     state_file.unlink(missing_ok=True)
     console.print(f"task: [bold]{DEMO_TASK}[/]")
-    with open_device(virtual=True, display=None, screen=0) as device:
+    with open_device("virtual") as device:
         console.print(f"virtual display {device.display}: starting the sample app")
         start_program(device, sample_app_command(state_file))
         result = run_task(DEMO_TASK, device, runs_dir, on_step=print_step)

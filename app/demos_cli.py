@@ -20,6 +20,7 @@ from clickwright.app.options import (
     Launch,
     ScreenNumber,
     Virtual,
+    device_options,
 )
 from clickwright.errors import ClickwrightError
 
@@ -59,8 +60,9 @@ def record(
     """Record what you do on the screen as a demonstration; Ctrl+C (or the stop keys) saves it."""
     from clickwright.agent.demos import DemoWriter, library_dir
     from clickwright.agent.recorder import listen, save_recording
-    from clickwright.app.cli import open_device, out, start_program
+    from clickwright.app.cli import out
     from clickwright.app.stop_hotkey import stop_hotkey
+    from clickwright.devices.factory import open_device, start_program
     from clickwright.parsers.screen_parser import ScreenParser
 
     writer = DemoWriter(library_dir(demos_dir), name, replace)  # a bad or taken name fails first
@@ -68,7 +70,7 @@ def record(
     try:
         with (
             stop_hotkey(stop) as hotkey,
-            open_device(virtual, display, screen, spec=device_spec) as device,
+            open_device(device_options(device_spec, virtual, display, screen)) as device,
         ):
             if launch:
                 start_program(device, launch)
@@ -132,9 +134,10 @@ def replay(
     """Replay a demonstration on the screen: each target found again, each effect checked."""
     from clickwright.agent.demos import demo_folder, library_dir, load_demo
     from clickwright.agent.replay import ReplaySettings, replay_demo
-    from clickwright.app.cli import open_device, out, print_step, start_program
+    from clickwright.app.cli import out, print_step
     from clickwright.app.report import write_report
     from clickwright.app.stop_hotkey import stop_hotkey
+    from clickwright.devices.factory import open_device, start_program
 
     demo = load_demo(demo_folder(name, library_dir(demos_dir)))
     values = parse_params(param or [])
@@ -144,7 +147,7 @@ def replay(
     stop = threading.Event()
     with (
         stop_hotkey(stop) as hotkey,
-        open_device(virtual, display, screen, spec=device_spec) as device,
+        open_device(device_options(device_spec, virtual, display, screen)) as device,
     ):
         if hotkey and not as_json:
             out.print(f"press {hotkey} to stop")

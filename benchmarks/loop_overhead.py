@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' loopb
 
 from clickwright.agent.config import load_settings  # noqa: E402
 from clickwright.agent.loop import run_task  # noqa: E402
-from clickwright.agent.state import Settings  # noqa: E402
-from clickwright.app.cli import open_device, start_program  # noqa: E402
+from clickwright.agent.state import RunSettings  # noqa: E402
 from clickwright.app.demo import sample_app_command  # noqa: E402
+from clickwright.devices.factory import open_device, start_program  # noqa: E402
 from clickwright.parsers.screen_parser import ScreenParser  # noqa: E402
 from tests.model_server import ModelServer  # noqa: E402
 from tests.scripted_model import Prompt, ScriptedModel, act  # noqa: E402
@@ -54,7 +54,7 @@ def main() -> None:
     with (
         tempfile.TemporaryDirectory() as tmp,
         ModelServer([], model) as server,
-        open_device(True, None, 0) as device,
+        open_device("virtual") as device,
     ):
         start_program(device, sample_app_command(Path(tmp) / "state.json"))
         parser = ScreenParser()
@@ -69,7 +69,7 @@ def main() -> None:
             "Keep filling in the fields",
             device,
             Path(tmp) / "runs",
-            Settings(max_steps=args.steps),
+            RunSettings(max_steps=args.steps),
             parser=parser,
             models=models,
         )

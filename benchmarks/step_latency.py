@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from clickwright.agent.loop import run_task
-from clickwright.app.cli import open_device, start_program
 from clickwright.app.demo import sample_app_command
+from clickwright.devices.factory import open_device, start_program
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.parsers.widgets import detect_widgets
 
@@ -45,7 +45,7 @@ def main() -> None:
     fields = ("Name", "Email", "Phone")
     # Every step types a new value, so every frame is new and the parse cache cannot help.
     task = ", ".join(f"type 'value {i}' into {fields[i % 3]}" for i in range(args.steps))
-    with tempfile.TemporaryDirectory() as tmp, open_device(True, None, 0) as device:
+    with tempfile.TemporaryDirectory() as tmp, open_device("virtual") as device:
         start_program(device, sample_app_command(Path(tmp) / "state.json"))
         parser = ScreenParser()
         frame = device.capture()

@@ -33,7 +33,7 @@ def __getattr__(name: str) -> Any:
     """`clickwright.connect` (the scripting API) loads the devices and parsers only when used,
     so `import clickwright` stays light."""
     if name == "connect":
-        from clickwright.app.script_api import connect
+        from clickwright.agent.script import connect
 
         return connect
     raise AttributeError(f"module 'clickwright' has no attribute {name!r}")

@@ -23,6 +23,8 @@ import numpy as np
 from adbutils import AdbClient, AdbDevice, AdbError, AdbTimeout
 from PIL import Image, UnidentifiedImageError
 
+from clickwright.a11y import A11yTree
+from clickwright.devices.a11y import parse_uiautomator
 from clickwright.devices.android_keys import (
     ADB_KEYBOARD,
     adb_keyboard_command,
@@ -34,8 +36,6 @@ from clickwright.devices.base import Device, Point, wait_until_stable
 from clickwright.devices.geometry import Monitor
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import ActionError, DeviceError
-from clickwright.a11y import A11yTree
-from clickwright.devices.a11y import parse_uiautomator
 from clickwright.types import Action, Frame
 
 T = TypeVar("T")
@@ -130,15 +130,6 @@ def wait_for_device(
                     exc.hint,
                 ) from None
         time.sleep(0.25)
-
-
-def open_android(spec: str, wait: float = 0.0) -> AndroidDevice:
-    """The device a `--device` value names: "android" or "android:SERIAL". With `wait`, wait
-    that many seconds for the phone to appear, and as long again if it drops out mid-run."""
-    kind, _, serial = spec.partition(":")
-    if kind.strip().lower() != "android":
-        raise DeviceError(f"unknown device {spec!r}", "use android or android:SERIAL")
-    return AndroidDevice(serial.strip() or None, wait=wait)
 
 
 def decode_raw(data: bytes) -> np.ndarray:

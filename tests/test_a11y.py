@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from clickwright.errors import DeviceError
 from clickwright.a11y import A11yNode, A11yTree, to_frame
 from clickwright.devices.a11y import atspi, parse_uiautomator, read_atspi, read_uia, uia_to_nodes
+from clickwright.errors import DeviceError
 from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility
 from clickwright.parsers.widgets import Widget
 from clickwright.types import Box, Element

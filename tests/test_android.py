@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from clickwright.devices.android import (
     AndroidDevice,
     decode_raw,
-    open_android,
     wait_for_device,
 )
 from clickwright.devices.android_keys import (
@@ -29,6 +28,7 @@ from clickwright.devices.android_keys import (
     text_commands,
 )
 from clickwright.devices.android_touch import GestureReader, TouchPanel, find_touch_panel
+from clickwright.devices.factory import open_device
 from clickwright.errors import ActionError, DeviceError
 from clickwright.types import parse_action
 
@@ -473,12 +473,13 @@ def test_wait_for_device_waits_until_it_appears(sim: AdbSimulator) -> None:
 
 def test_device_specs(sim: AdbSimulator, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(sim.port))
-    with open_android("android:SIM") as device:
+    with open_device("android:SIM") as device:
         assert device.serial == "SIM" and device.describe()["model"] == "Clickwright Sim"
-    with open_android("android") as device:
+    with open_device("android") as device:
         assert device.serial == "SIM"
     with pytest.raises(DeviceError, match="unknown device 'ios'"):
-        open_android("ios")
+        with open_device("ios"):
+            pass
 
 
 # ---- recording -------------------------------------------------------------------------------

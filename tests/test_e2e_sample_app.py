@@ -121,13 +121,13 @@ def test_scroll_a_list_to_reach_an_item(agent, sample_app):
 
 
 def test_the_step_budget_ends_a_run_before_a_third_action(device, parser, sample_app, tmp_path):
-    from clickwright.agent.state import Settings
+    from clickwright.agent.state import RunSettings
 
     result = run_task(
         "select Pro, select Team, select Free",
         device,
         tmp_path / "runs",
-        Settings(max_steps=2),
+        RunSettings(max_steps=2),
         parser=parser,
     )
     assert (result.outcome, result.steps) == ("failed", 2)

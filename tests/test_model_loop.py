@@ -13,7 +13,7 @@ import numpy as np
 from clickwright.agent import team
 from clickwright.agent.config import load_settings
 from clickwright.agent.loop import run_task
-from clickwright.agent.state import Settings
+from clickwright.agent.state import RunSettings
 from clickwright.types import Box, Element, Frame, Screen
 from tests.test_roles import ScriptedBackend
 
@@ -41,6 +41,9 @@ class StubDevice:
     def describe(self) -> dict:
         return {"kind": self.kind}
 
+    def accessibility(self) -> None:
+        return None
+
 
 class StubParser:
     def parse(self, frame: Frame, nodes=None) -> Screen:
@@ -65,7 +68,7 @@ def run(tmp_path: Path, device: StubDevice, model_roles: tuple[str, ...], **sett
         path=tmp_path / "none.toml",
     )
     result = run_task(
-        "save the form", device, tmp_path, Settings(settle_timeout=0.5, **settings),
+        "save the form", device, tmp_path, RunSettings(settle_timeout=0.5, **settings),
         parser=StubParser(), models=models,
     )  # fmt: skip
     steps = [json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()]
@@ -176,7 +179,7 @@ def test_close_demonstrations_reach_the_model_planner_as_examples(monkeypatch, t
         path=tmp_path / "none.toml",
     )  # fmt: skip
     result = run_task(
-        "save the form", StubDevice(), tmp_path, Settings(settle_timeout=0.5), parser=StubParser(),
+        "save the form", StubDevice(), tmp_path, RunSettings(settle_timeout=0.5), parser=StubParser(),
         models=models_config, knowledge=Knowledge(examples, (), None),
     )  # fmt: skip
     assert result.outcome == "done"
@@ -197,7 +200,7 @@ def test_a_target_hidden_in_a_collapsed_tree_is_found_by_opening_its_nodes(tmp_p
                         Element(2, Box(50, 30, 60, 16), "text", "Deneen")]  # fmt: skip
             return Screen(frame, tuple(rows))
 
-    result = run_task("click Deneen", device, tmp_path, Settings(settle_timeout=0.5), parser=Tree())
+    result = run_task("click Deneen", device, tmp_path, RunSettings(settle_timeout=0.5), parser=Tree())
     steps = [json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()]
     assert result.outcome == "done", result.reason
     assert [s["target"]["text"] for s in steps] == ["+", "Deneen"]

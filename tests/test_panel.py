@@ -22,8 +22,12 @@ from PySide6.QtGui import QDesktopServices  # noqa: E402
 from PySide6.QtWidgets import QMainWindow  # noqa: E402
 
 from clickwright.agent.budget import Price  # noqa: E402
-from clickwright.agent.config import BackendSettings, RunLimits, load_settings  # noqa: E402
-from clickwright.agent.config import Settings as ModelSettings  # noqa: E402
+from clickwright.agent.config import (  # noqa: E402
+    BackendSettings,
+    ModelSettings,  # noqa: E402
+    RunLimits,
+    load_settings,
+)
 from clickwright.app.panel.aside import IDLE_MS, Curtain, PanelAside  # noqa: E402
 from clickwright.app.panel.choices import DeviceChoice  # noqa: E402
 from clickwright.app.panel.dialogs import ApprovalDialog, QuestionDialog  # noqa: E402

@@ -26,7 +26,7 @@ from clickwright.agent.roles import (
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import risk_of
 from clickwright.agent.screen_scaling import fit_for_model
-from clickwright.agent.state import RunState, Settings
+from clickwright.agent.state import RunSettings, RunState
 from clickwright.app.cli import parse_role_flags
 from clickwright.errors import ActionError, ClickwrightError, StepFailed
 from clickwright.types import (
@@ -70,7 +70,7 @@ class StubDevice:
 @pytest.fixture
 def state(tmp_path: Path) -> RunState:
     log = RunLog(tmp_path, {"task": "t"})
-    run = RunState("save the form", StubDevice(), None, log, Settings(answer_tries=3))  # type: ignore[arg-type]
+    run = RunState("save the form", StubDevice(), None, log, RunSettings(answer_tries=3))  # type: ignore[arg-type]
     run.screen = SCREEN
     return run
 

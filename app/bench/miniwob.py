@@ -176,7 +176,7 @@ def run_episode(spec: EpisodeSpec) -> EpisodeResult:
     its reason, never an exception, so a benchmark run always goes on."""
     from clickwright.agent.config import load_settings
     from clickwright.agent.loop import run_task
-    from clickwright.agent.state import Settings
+    from clickwright.agent.state import RunSettings
     from clickwright.app.cli import parse_role_flags
     from clickwright.app.report import write_report
 
@@ -195,7 +195,7 @@ def run_episode(spec: EpisodeSpec) -> EpisodeResult:
             observation["utterance"],
             _worker.device,
             spec.runs_dir,
-            Settings(max_steps=spec.max_steps, settle_timeout=2.0, approve_risky=True),
+            RunSettings(max_steps=spec.max_steps, settle_timeout=2.0, approve_risky=True),
             models=models,
         )
         run_dir, steps, outcome = str(result.run_dir), result.steps, result.outcome

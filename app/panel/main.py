@@ -29,12 +29,12 @@ def run_panel(
     state_dump: Path | None = None,
 ) -> int:
     """Show the panel; returns Qt's exit status once the window has closed."""
-    from clickwright.app.cli import _parse_size
+    from clickwright.devices.factory import parse_size
     from clickwright.parsers.screen_parser import ScreenParser
 
     if theme is not None and theme not in THEMES:
         raise ClickwrightError(f"unknown theme {theme!r}", f"use one of {', '.join(THEMES)}")
-    width, height = _parse_size(size) if size else (1280, 800)
+    width, height = parse_size(size) if size else (1280, 800)
     shown = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
     if sys.platform.startswith("linux") and not any(os.environ.get(name) for name in shown):
         raise ClickwrightError(

@@ -3,8 +3,7 @@ a task, a planner that can read it, and models that are fully configured."""
 
 from __future__ import annotations
 
-from clickwright.agent.config import ROLES, ConfigError, make_backend
-from clickwright.agent.config import Settings as ModelSettings
+from clickwright.agent.config import ROLES, ConfigError, ModelSettings, make_backend
 from clickwright.agent.interpreter import interpret
 from clickwright.errors import TaskError
 

@@ -14,8 +14,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from clickwright.agent.config import Settings as ModelSettings
-from clickwright.agent.config import config_path, load_settings, save_settings
+from clickwright.agent.config import ModelSettings, config_path, load_settings, save_settings
 from clickwright.app.panel.choices import SANDBOX
 
 HISTORY = 50

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from clickwright.app.panel.choices import SANDBOX, DeviceChoice, open_desktop
 from clickwright.devices.base import Device
+from clickwright.devices.factory import start_program
 from clickwright.devices.virtual_display import VirtualDisplay
 
 SIZE = (1280, 800)
@@ -53,8 +54,6 @@ class Sandbox:
     def launch(self, command: str) -> None:
         """Start `command` in the sandbox and wait until its window has drawn (blocks: call it
         off the GUI thread)."""
-        from clickwright.app.cli import start_program
-
         with self.open_device() as device:
             self.apps.append(start_program(device, command))
 

@@ -29,10 +29,10 @@ from clickwright.agent.config import (
     OPT_IN_ROLES,
     ROLES,
     BackendSettings,
+    ModelSettings,
     RunLimits,
     api_key,
 )
-from clickwright.agent.config import Settings as ModelSettings
 from clickwright.app.panel.prefs import THEMES, PanelPrefs
 
 BACKEND_LABELS = {

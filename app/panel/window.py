@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clickwright.agent.config import Settings as ModelSettings
+from clickwright.agent.config import ModelSettings
 from clickwright.agent.demos import Demo
 from clickwright.agent.replay import replay_task
 from clickwright.agent.safety import Risk
-from clickwright.agent.state import Settings
+from clickwright.agent.state import RunSettings
 from clickwright.app.panel.aside import Curtain, PanelAside
 from clickwright.app.panel.choices import SANDBOX, DeviceChoice
 from clickwright.app.panel.control import RunControl
@@ -380,7 +380,7 @@ class MainWindow(QMainWindow):
             self.curtain = Curtain(self, QRect(*choice.area))
             device = PanelAside(device, self.curtain)
         limits = models.run
-        settings = Settings(
+        settings = RunSettings(
             max_steps=limits.max_steps,
             max_time=limits.max_time,
             max_cost=limits.max_cost,

@@ -17,17 +17,17 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from clickwright.agent.config import Settings as ModelSettings
+from clickwright.a11y import A11yNode
+from clickwright.agent.config import ModelSettings
 from clickwright.agent.demos import Demo
 from clickwright.agent.loop import run_task
 from clickwright.agent.replay import replay_demo
-from clickwright.agent.state import Settings
+from clickwright.agent.state import RunSettings
 from clickwright.app.panel.control import RunControl
 from clickwright.app.panel.human import PanelHuman
 from clickwright.app.panel.watched import WatchedDevice
 from clickwright.devices.base import Device, Point
 from clickwright.errors import ClickwrightError
-from clickwright.a11y import A11yNode
 from clickwright.types import Action, Frame, Screen
 
 
@@ -37,7 +37,7 @@ class RunRequest:
     device: Device
     """Opened for this run by the GUI thread; closed by the worker when the run ends."""
     runs_dir: Path
-    settings: Settings
+    settings: RunSettings
     models: ModelSettings
     parser: Any
     """A ScreenParser (kept across runs for its cache), or a stand-in with the same `parse`."""

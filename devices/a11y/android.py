@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from clickwright.errors import DeviceError
 from clickwright.a11y import A11yNode, clean_text, interactive_kind
+from clickwright.errors import DeviceError
 from clickwright.types import Box, ElementKind
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")

@@ -25,6 +25,7 @@ from PIL import Image
 from clickwright.agent.grounding import closest_texts, rank
 from clickwright.agent.signature import strong_matches
 from clickwright.devices.base import Device, wait_until_stable
+from clickwright.devices.factory import DeviceSpec, open_device, start_program
 from clickwright.errors import StepFailed
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import (
@@ -148,8 +149,6 @@ class ScreenSession:
 
     def launch(self, command: str) -> None:
         """Start a program on this screen and wait until its window has drawn."""
-        from clickwright.app.cli import start_program
-
         start_program(self.device, command)
 
     # ---- plumbing ----------------------------------------------------------------------------
@@ -198,10 +197,9 @@ def connect(
     """A session on X display `display` (default $DISPLAY), on monitor `screen`; with
     `virtual=True`, on a fresh private Xvfb display that closes with the session. `launch`
     starts a program there first."""
-    from clickwright.app.cli import open_device
-
     stack = contextlib.ExitStack()
-    device = stack.enter_context(open_device(virtual, display, screen))
+    spec = DeviceSpec.parse(virtual=virtual, display=display, screen=screen)
+    device = stack.enter_context(open_device(spec))
     session = ScreenSession(device, timeout, closing=stack)
     if launch:
         try:
