@@ -8,11 +8,20 @@ menu paths) chain clicks, each expecting the next target to appear.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Literal
 
-from clickwright.agent.critic import Expectation, Verdict, judge
-from clickwright.agent.grounding import Candidate, closest_texts, of_kind, rank, text_similarity
+from clickwright.agent.critic import Expectation, Verdict
+from clickwright.agent.executor import (
+    CHANGE,
+    Aim,
+    Executor,
+    Judge,
+    Purpose,
+    offline_judge,
+    wait_for_text,
+)
+from clickwright.agent.grounding import Candidate, closest_texts, of_kind, rank
 from clickwright.agent.interpreter import Step
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.state import RunState, ScreenChanged
@@ -24,7 +33,6 @@ from clickwright.types import (
     Click,
     DoubleClick,
     Drag,
-    Element,
     Hotkey,
     RightClick,
     Screen,
@@ -32,7 +40,6 @@ from clickwright.types import (
     Target,
     Type,
     Wait,
-    action_to_json,
 )
 
 Plan = tuple[Action, Point | None, Point | None, Expectation]
@@ -47,9 +54,6 @@ MAX_REVEALS = 8
 
 def _by_id(candidate: Candidate) -> Target:
     return Target(id=candidate.element.id)
-
-
-CHANGE = Expectation("change")
 
 
 def click(
@@ -78,21 +82,12 @@ def state_after(
     return expect
 
 
-Judge = Callable[[Screen, Screen, Expectation, Action, Sequence[Box]], Verdict]
-
-
-def offline_judge(
-    before: Screen, after: Screen, expect: Expectation, action: Action, ignore: Sequence[Box]
-) -> Verdict:
-    return judge(before, after, expect, ignore)
-
-
 class OfflineActor:
     """`judge` is the critic: the offline one by default, or a model critic from the team."""
 
     def __init__(self, state: RunState, judge: Judge = offline_judge) -> None:
         self.state = state
-        self.judge = judge
+        self.executor = Executor(state, judge)
 
     @property
     def screen(self) -> Screen:
@@ -237,26 +232,17 @@ class OfflineActor:
 
     def _wait_for(self, step: Step) -> None:
         state, wanted = self.state, step.target or ""
-        before = self.screen
-        deadline = time.monotonic() + state.settings.wait_timeout
-        screen = before
-        while not any(text_similarity(wanted, t) >= 85 for t in screen.texts()):
-            if time.monotonic() > deadline or state.settings.dry_run:
-                raise StepFailed(
-                    f"'{wanted}' did not appear within {state.settings.wait_timeout:g} s"
-                    + self._closest(screen, wanted)
-                )
-            screen = state.observe()
-        action = Wait(until=Target(text=wanted), timeout=state.settings.wait_timeout)
-        self._record(
-            step,
+        timeout = state.settings.wait_timeout
+        action = Wait(until=Target(text=wanted), timeout=timeout)
+        done = self.executor.act(
             action,
-            before,
-            screen,
-            None,
-            Verdict("success", f"'{wanted}' is visible"),
-            thought=f"waiting until '{wanted}' shows",
+            Aim(),
+            self.screen,
+            lambda before: wait_for_text(state, wanted, timeout, before),
+            Purpose(step.clause, f"waiting until '{wanted}' shows"),
         )
+        if done.verdict.status == "retry":
+            raise StepFailed(done.verdict.reason + self._closest(self.screen, wanted))
 
     # ---- the shared act-and-verify primitive -------------------------------------------------
 
@@ -306,39 +292,35 @@ class OfflineActor:
         decided = time.perf_counter() - started
         if not candidates:
             if state.settings.dry_run:
-                self._record(
-                    step,
+                self.executor.record(
+                    None,
                     None,
                     before,
                     None,
-                    None,
                     Verdict("unverified", f"'{description}' is not on screen yet"),
-                    thought="dry run: the target would appear after earlier steps",
+                    Purpose(step.clause, "dry run: the target would appear after earlier steps"),
+                    status="planned",
                 )
                 return
             candidates = self._reveal(step, description, kind, nth)
             before = self.screen
         if not candidates:
             failure = self._not_found(description, step)
-            self._record(step, None, before, None, None, Verdict("retry", str(failure)), "")
+            self._record_failure(step, before, str(failure))
             raise failure
         verdict = Verdict("retry", "no candidate tried")
         for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
             action, point, end, expect = plan(candidate)
             thought = f"{description!r} is {candidate.element.describe()} ({candidate.why})"
-            extra = {
-                "target": candidate.element.to_json(),
-                "attempt": attempt,
-                "candidates": [c.to_json() for c in candidates[:5]],
-            }
-            after, verdict, timings = self._perform(
-                action, point, end, before, expect, candidate.element
+            fields = {"attempt": attempt, "candidates": [c.to_json() for c in candidates[:5]]}
+            aim = Aim(point, end, candidate.element, candidate.why)
+            done = self.executor.act(
+                action, aim, before, expect, Purpose(step.clause, thought, fields), decided
             )
-            timings["decide"] = round(decided, 4)
-            self._record(step, action, before, after, point, verdict, thought, extra, timings)
+            verdict = done.verdict
             if verdict.status != "retry":
                 return
-            before = after or before
+            before = done.after or before
         tried = min(len(candidates), state.settings.max_attempts)
         raise StepFailed(
             f"could not {step.clause!r}: {tried} candidate(s) for '{description}' tried, "
@@ -363,14 +345,14 @@ class OfflineActor:
                 return []
             node = closed[0]
             opened.append(node.box)
-            action = Click(target=Target(id=node.id))
-            after, verdict, timings = self._perform(
-                action, node.box.center, None, screen, CHANGE, node
-            )
             thought = f"{description!r} is not on screen: opening the collapsed node at {node.box}"
-            extra = {"target": node.to_json()}
-            self._record(step, action, screen, after, node.box.center, verdict, thought, extra,
-                         timings)  # fmt: skip
+            self.executor.act(
+                Click(target=Target(id=node.id)),
+                Aim(node.box.center, None, node, "a collapsed tree node"),
+                screen,
+                CHANGE,
+                Purpose(step.clause, thought),
+            )
             if found := self._candidates(self.screen, description, kind, nth):
                 return found
         return []
@@ -379,75 +361,31 @@ class OfflineActor:
         self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str
     ) -> None:
         """An action with no alternatives to try: no change means 'unverified', not failure."""
+        executor, state = self.executor, self.state
+
+        def check(before: Screen) -> tuple[Screen, Verdict]:
+            after = state.observe()
+            verdict = executor.judge(before, after, expect, action, state.volatile, "")
+            if verdict.status == "retry":
+                verdict = Verdict("unverified", f"no visible change after {thought}")
+            return after, verdict
+
         while True:
-            before = self.screen
             try:
-                after, verdict, timings = self._perform(action, point, None, before, expect)
-                break
+                executor.act(action, Aim(point), self.screen, check, Purpose(step.clause, thought))
+                return
             except ScreenChanged:
                 continue
-        if verdict.status == "retry":
-            verdict = Verdict("unverified", f"no visible change after {thought}")
-        self._record(step, action, before, after, point, verdict, thought, timings=timings)
-
-    def _perform(
-        self,
-        action: Action,
-        point: Point | None,
-        end: Point | None,
-        before: Screen,
-        expect: Expectation,
-        element: Element | None = None,
-    ) -> tuple[Screen | None, Verdict, dict[str, float]]:
-        state = self.state
-        state.check_budget()
-        if state.settings.dry_run:
-            return None, Verdict("unverified", "dry run: nothing was done"), {}
-        state.approve(action, element)
-        state.note_volatile(before)
-        started = time.perf_counter()
-        state.device.perform(action, point, end)
-        acted = time.perf_counter()
-        after = state.observe()
-        judged = time.perf_counter()
-        verdict = self.judge(before, after, expect, action, state.volatile)
-        return (
-            after,
-            verdict,
-            {"act": round(acted - started, 4), "verify": round(time.perf_counter() - judged, 4)},
-        )
-
-    def _record(
-        self,
-        step: Step,
-        action: Action | None,
-        before: Screen,
-        after: Screen | None,
-        point: Point | None,
-        verdict: Verdict,
-        thought: str,
-        extra: dict[str, Any] | None = None,
-        timings: dict[str, float] | None = None,
-    ) -> None:
-        status = "dry_run" if self.state.settings.dry_run and action is not None else verdict.status
-        record = {
-            "instruction": step.clause,
-            "thought": thought,
-            "action": action_to_json(action) if action is not None else None,
-            "target": None,
-            "candidates": [],
-            "attempt": 1,
-            "point": list(point) if point else None,
-            "verdict": status,
-            "verdict_reason": verdict.reason,
-            "durations": timings or {},
-            **(extra or {}),
-        }
-        self.state.record(record, before, after)
 
     def _record_noop(self, step: Step, reason: str) -> None:
-        self._record(
-            step, None, self.screen, None, None, Verdict("success", reason), thought="nothing to do"
+        self.executor.record(
+            None, None, self.screen, None, Verdict("success", reason),
+            Purpose(step.clause, "nothing to do"),
+        )  # fmt: skip
+
+    def _record_failure(self, step: Step, screen: Screen, reason: str) -> None:
+        self.executor.record(
+            None, None, screen, None, Verdict("retry", reason), Purpose(step.clause), status="failed"
         )
 
     def _not_found(self, description: str, step: Step) -> StepFailed:

@@ -16,7 +16,7 @@ import numpy as np
 
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.runlog import looks_secret
-from clickwright.types import Action, Box, Element, Frame, Screen
+from clickwright.types import Action, Box, Element, Frame, Screen, Status
 
 CARET_WIDTH = 3  # changes this thin are a blinking text cursor, not an effect
 
@@ -40,7 +40,6 @@ class Expectation:
         return "the screen changes"
 
 
-Status = Literal["success", "unverified", "retry", "back", "replan", "ask_user"]
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,7 @@ def judge(
         if state is not None and changed:
             return Verdict("retry", f"it is still {state}")
     elif expect.kind == "appears":
-        if _visible(after, expect.text):
+        if after.shows(expect.text):
             return Verdict("success", f"'{expect.text}' is now visible")
     elif changed:
         largest = max(regions, key=lambda b: b.area)
@@ -133,7 +132,3 @@ def _state_at(screen: Screen, box: Box) -> str | None:
         if element.kind in ("checkbox", "radio", "toggle") and element.box.iou(box) > 0.5:
             return "checked" if "checked" in element.state else "unchecked"
     return None
-
-
-def _visible(screen: Screen, text: str) -> bool:
-    return any(text_similarity(text, t) >= 85 for t in screen.texts())

@@ -8,12 +8,12 @@ label: the element's `name` from fusion, or the nearest input right of or below 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
 from clickwright.parsers.links import is_link
+from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
 MIN_SCORE = 62.0
@@ -29,28 +29,6 @@ KIND_FAMILIES: dict[str, frozenset[str]] = {
     "list_item": frozenset({"list_item", "text", "menuitem"}),
     "container": frozenset({"container", "input"}),
 }
-
-
-def normalize(text: str) -> str:
-    """Case-, accent- and punctuation-insensitive form for matching OCR output."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    text = re.sub(r"[^\w@.+-]+", " ", text.lower())
-    return re.sub(r"\s+", " ", text).strip(" .")
-
-
-def text_similarity(wanted: str, seen: str) -> float:
-    """0-100: how well an element's text matches what the user named."""
-    a, b = normalize(wanted), normalize(seen)
-    if not a or not b:
-        return 0.0
-    if a == b:
-        return 100.0
-    whole = fuzz.ratio(a, b)
-    if len(b) > len(a):
-        # "Save" inside "Save changes": good, but worse than an exact label.
-        whole = max(whole, fuzz.partial_ratio(a, b) * (0.75 + 0.2 * len(a) / len(b)))
-    return float(whole)
 
 
 @dataclass(frozen=True)

@@ -13,41 +13,28 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from clickwright.agent.actor import OfflineActor
 from clickwright.agent.config import ModelSettings
 from clickwright.agent.critic import Verdict, expectation_for
-from clickwright.agent.grounding import text_similarity
+from clickwright.agent.demos.knowledge import Knowledge
+from clickwright.agent.events import Outcome, RunObserver, RunResult
+from clickwright.agent.executor import CHANGE, Aim, Executor, Purpose, wait_for_text
 from clickwright.agent.interpreter import Step, interpret
-from clickwright.agent.knowledge import Knowledge
 from clickwright.agent.memory import Turn
 from clickwright.agent.roles import Decision, prompt_text
 from clickwright.agent.runlog import RunLog, looks_secret
-from clickwright.agent.safety import Human
+from clickwright.agent.safety import Consent, Human
 from clickwright.agent.state import NeedsAnswer, RunSettings, RunState, ScreenChanged, Stopped
 from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Back, Hotkey, Screen, Target, Wait, action_to_json
+from clickwright.types import Action, Back, Hotkey, Screen, Wait, describe_action
 
-Outcome = Literal["done", "failed", "stopped", "question", "error"]
 PROMPTS_FILE = "prompts.md"
-
-
-@dataclass(frozen=True)
-class RunResult:
-    outcome: Outcome
-    reason: str
-    run_dir: Path
-    steps: int
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome == "done"
 
 
 _NAMED_SECRET = re.compile(
@@ -70,49 +57,52 @@ def run_task(
     device: Device,
     runs_dir: Path | str = "runs",
     settings: RunSettings | None = None,
-    parser: ScreenParser | None = None,
-    on_step: Callable[[dict[str, Any]], None] | None = None,
-    stop: threading.Event | None = None,
+    *,
     models: ModelSettings | None = None,
+    parser: ScreenParser | None = None,
+    observer: RunObserver | None = None,
     human: Human | None = None,
+    stop: threading.Event | None = None,
     before_action: Callable[[], bool | None] | None = None,
     knowledge: Knowledge | None = None,
 ) -> RunResult:
     """Carry out `task` on `device`. A task the offline planner must read and cannot raises
     TaskError first; bad model settings raise ClickwrightError before any action.
 
-    `human` approves risky actions and answers questions (default: nobody, headless);
-    `before_action` is called before every action and model call and may block (pause, step);
-    when it returns True the screen is read again and the current step starts over.
-    `knowledge` (from `use_demos`): a demonstration that does the whole task is replayed
-    first, and the closest demonstrations are shown to a model planner as examples.
+    `observer` hears the run's events; `human` approves risky actions the task did not name
+    and answers questions (default: nobody, headless); `before_action` is called before every
+    action and model call and may block (pause, step); when it returns True the screen is read
+    again and the current step starts over. `knowledge` (from `use_demos`): a demonstration
+    that does the whole task is replayed first, and the closest demonstrations are shown to a
+    model planner as examples.
     """
     settings = settings or RunSettings()
+    observer = observer or RunObserver()
     shortcut = knowledge.shortcut if knowledge and not settings.dry_run else None
     if shortcut is not None:
-        replayed = shortcut.replay(device, runs_dir, parser=parser, on_step=on_step, stop=stop)
-        if replayed.ok:
-            reason = f"{shortcut.describe()}: {replayed.reason}"
-            return RunResult("done", reason, replayed.run_dir, replayed.steps)
+        replayed = shortcut.replay(
+            device, runs_dir, settings, task=task, parser=parser, observer=observer,
+            human=human, stop=stop,
+        )  # fmt: skip
+        if replayed.ok or replayed.outcome == "stopped":
+            return replayed
     models = models or ModelSettings()
     planner_is_model = models.for_role("planner").is_model
     actor_is_model = models.for_role("actor").is_model
     steps = [] if planner_is_model else _interpret(task, required=not actor_is_model)
     log = RunLog(
         Path(runs_dir),
-        {
-            "task": task,
-            "device": device.describe(),
-            "roles": describe_roles(models),
-            "settings": {
-                "max_steps": settings.max_steps,
-                "max_time": settings.max_time,
-                "max_cost": settings.max_cost,
-                "dry_run": settings.dry_run,
-                "approve_risky": settings.approve_risky,
-            },
-        },
+        task,
         secrets=secrets_in(steps, task),
+        device=device.describe(),
+        roles=describe_roles(models),
+        settings={
+            "max_steps": settings.max_steps,
+            "max_time": settings.max_time,
+            "max_cost": settings.max_cost,
+            "dry_run": settings.dry_run,
+            "approve_risky": settings.approve_risky,
+        },
     )
     state = RunState(
         task,
@@ -120,13 +110,15 @@ def run_task(
         parser or ScreenParser(),
         log,
         settings,
-        on_step=on_step,
+        observer=observer,
         stop=stop or threading.Event(),
+        consent=Consent(task),
     )
     if human is not None:
         state.human = human
     state.examples = knowledge.examples if knowledge else ""
     state.before_action = before_action
+    observer.started(log.dir, log.record)
     outcome: Outcome = "error"
     reason = "internal error"
     try:
@@ -138,7 +130,7 @@ def run_task(
             outcome, reason = _write_prompts(state, team, steps)
         else:
             state.memory.plan = team.planner.plan() if team.planner else _clauses(task, steps)
-            log.info["plan"] = state.memory.plan
+            log.record.plan = state.memory.plan
             if team.actor is None:
                 outcome, reason = _follow_plan(state, team)
             else:
@@ -157,10 +149,15 @@ def run_task(
         reason = f"internal error: {exc!r}"
         raise
     finally:
-        log.info["usage"] = state.usage.to_json()
-        log.info["notes"] = state.memory.notes
-        log.finish(outcome, reason)
-    return RunResult(outcome, reason, log.dir, log.steps)
+        log.record.usage = state.usage.to_json()
+        log.record.notes = state.memory.notes
+        log.finish(outcome, log.redact(reason))
+    seconds = round((log.record.ended or 0.0) - log.record.started, 3)
+    result = RunResult(
+        outcome, log.redact(reason), log.dir, log.steps, log.record.usage, seconds=seconds
+    )
+    observer.ended(result)
+    return result
 
 
 def _interpret(task: str, required: bool) -> list[Step]:
@@ -216,7 +213,7 @@ def _replan(state: RunState, team: Team, failure: str) -> None:
     done = memory.plan[: memory.current]
     state.observe()
     memory.plan = done + (team.planner.plan(failure) if team.planner else memory.plan[len(done) :])
-    state.log.info["plan"] = memory.plan
+    state.log.record.plan = memory.plan
 
 
 # ---- the model actor ---------------------------------------------------------------------------
@@ -240,15 +237,15 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
             memory.note(decision.note)
         action = decision.action
         if action.type == "done":
-            _record(state, decision, before, None, Verdict("success", "the task is done"))
+            _record(state, decision, before, Verdict("success", "the task is done"))
             return "done", action.summary or "the actor says the task is done"
         if action.type == "fail":
-            _record(state, decision, before, None, Verdict("retry", action.reason))
+            _record(state, decision, before, Verdict("failed", action.reason))
             raise StepFailed(f"the actor gave up: {action.reason}")
         if action.type == "ask_user":
             answer = state.human.answer(action.question)
             said = "nobody to ask" if answer is None else f"the user answered: {answer}"
-            _record(state, decision, before, None, Verdict("success", said))
+            _record(state, decision, before, Verdict("success", said))
             if answer is None:
                 raise NeedsAnswer(action.question)
             memory.note(f"The user answered {action.question!r}: {answer}")
@@ -265,7 +262,7 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
                 team.notetaker.update(state.screen)
             continue
         failures += 1
-        memory.feedback = f"{_describe(action)} did not work: {verdict.reason}"
+        memory.feedback = f"{describe_action(action)} did not work: {verdict.reason}"
         if verdict.status == "back":
             _go_back(state)
         elif verdict.status == "ask_user":
@@ -287,131 +284,58 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
 def _carry_out(
     state: RunState, team: Team, decision: Decision, before: Screen, image: Any, started: float
 ) -> Verdict:
-    """Ground, approve, act, observe, judge and record one model action."""
+    """Ground one model action, then hand it to the executor."""
     action = decision.action
+    executor = Executor(state, team.critic.judge)
+    purpose = Purpose(_goal(state), decision.thought, {"expect": decision.expect})
     try:
         placed = team.grounder.place(action, before, image)
     except ActionError as error:
         verdict = Verdict("retry", f"could not find the target: {error}")
-        _record(state, decision, before, None, verdict)
+        executor.record(action, None, before, None, verdict, purpose)
         return verdict
     element = placed.element
     if action.type == "type" and element is not None and looks_secret(element.name):
         state.log.add_secret(action.text)
-    decided = time.perf_counter()
-    state.check_budget()
-    approval = state.approve(action, element)
-    state.note_volatile(before)
-    try:
-        state.device.perform(action, placed.point, placed.end)
-    except ActionError as error:
-        verdict = Verdict("retry", str(error))
-        _record(state, decision, before, None, verdict)
-        return verdict
-    acted = time.perf_counter()
+    decided = time.perf_counter() - started - state.model_seconds
+    aim = Aim(placed.point, placed.end, element, placed.how)
     if action.type == "wait":
-        after, verdict = _wait(state, action)
-        judged = time.perf_counter()
+        expect: Any = lambda screen: _wait(state, action, screen)  # noqa: E731
     else:
-        after = state.observe()
-        judged = time.perf_counter()
-        expectation = expectation_for(action, element)
-        verdict = team.critic.judge(
-            before, after, expectation, action, state.volatile, decision.expect
-        )
-    _record(
-        state,
-        decision,
-        before,
-        after,
-        verdict,
-        point=placed.point,
-        target=element,
-        how=placed.how,
-        approval=approval,
-        durations={
-            "decide": round(decided - started - state.model_seconds, 4),
-            "act": round(acted - decided, 4),
-            "verify": round(time.perf_counter() - judged, 4),
-        },
-    )
+        expect = expectation_for(action, element)
+    verdict = executor.act(action, aim, before, expect, purpose, decided).verdict
     state.memory.turns.append(
-        Turn(state.log.steps, decision.thought, _describe(action), verdict.status, verdict.reason)
-    )
+        Turn(state.log.steps, decision.thought, describe_action(action), verdict.status,
+             verdict.reason)
+    )  # fmt: skip
     return verdict
 
 
-def _wait(state: RunState, action: Wait) -> tuple[Screen, Verdict]:
+def _wait(state: RunState, action: Wait, before: Screen) -> tuple[Screen, Verdict]:
     """Wait until the text shows (or the screen is still), up to the action's timeout."""
-    deadline = time.monotonic() + action.timeout
     if action.until == "stable":
         settled = wait_until_stable(state.device, timeout=action.timeout, quiet=1.0).settled
         still = Verdict("success", "the screen is still")
         return state.observe(), still if settled else Verdict("retry", "the screen kept changing")
-    wanted = action.until.describe()
-    screen = state.observe()
-    while not any(text_similarity(action.until.text or "", t) >= 85 for t in screen.texts()):
-        if time.monotonic() >= deadline:
-            return screen, Verdict("retry", f"{wanted} did not appear in {action.timeout:g} s")
-        screen = state.observe()
-    return screen, Verdict("success", f"{wanted} is visible")
+    return wait_for_text(state, action.until.text or "", action.timeout, before)
 
 
 def _go_back(state: RunState) -> None:
     """Undo a wrong turn the critic saw: Back on a phone, Escape on a desktop."""
     undo: Action = Back() if state.device.kind == "android" else Hotkey(keys=("esc",))
-    before = state.screen or state.observe()
-    state.check_budget()
-    state.device.perform(undo, None, None)
-    after = state.observe()
-    record = {
-        "instruction": "undo the last action, as the critic asked",
-        "thought": "going back",
-        "action": action_to_json(undo),
-        "verdict": "success",
-        "verdict_reason": "went back",
-    }
-    state.record(record, before, after)
+    purpose = Purpose("undo the last action, as the critic asked", "going back")
+    Executor(state).act(undo, Aim(), state.screen or state.observe(), CHANGE, purpose)
 
 
-def _record(
-    state: RunState,
-    decision: Decision,
-    before: Screen,
-    after: Screen | None,
-    verdict: Verdict,
-    point: tuple[int, int] | None = None,
-    target: Any = None,
-    how: str = "",
-    approval: str = "",
-    durations: dict[str, float] | None = None,
-) -> None:
+def _goal(state: RunState) -> str:
     memory = state.memory
-    goal = memory.plan[memory.current] if memory.current < len(memory.plan) else state.task
-    record = {
-        "instruction": goal,
-        "thought": decision.thought,
-        "action": action_to_json(decision.action),
-        "expect": decision.expect,
-        "target": target.to_json() if target is not None else None,
-        "grounded": how,
-        "candidates": [],
-        "attempt": 1,
-        "point": list(point) if point else None,
-        "verdict": verdict.status,
-        "verdict_reason": verdict.reason,
-        "durations": durations or {},
-    }
-    if approval:
-        record["approval"] = approval
-    state.record(record, before, after)
+    return memory.plan[memory.current] if memory.current < len(memory.plan) else state.task
 
 
-def _describe(action: Action) -> str:
-    target = getattr(action, "target", None)
-    where = f" on {target.describe()}" if isinstance(target, Target) else ""
-    text = f" {action.text!r}" if action.type == "type" else ""
-    return f"{action.type}{text}{where}"
+def _record(state: RunState, decision: Decision, before: Screen, verdict: Verdict) -> None:
+    """A model decision that acts on nothing (done, give up, a question)."""
+    purpose = Purpose(_goal(state), decision.thought, {"expect": decision.expect})
+    Executor(state).record(decision.action, None, before, None, verdict, purpose)
 
 
 def _write_prompts(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, str]:

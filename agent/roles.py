@@ -89,7 +89,7 @@ class ModelRole:
             )
             state.usage.add(result.input_tokens, result.output_tokens, self.price)
             state.model_seconds += result.seconds
-            state.log.info["usage"] = state.usage.to_json()
+            state.log.record.usage = state.usage.to_json()
             state.log.add_call(
                 {
                     "role": self.role,
@@ -380,22 +380,16 @@ class Grounder:
             return element.box.center, element, f"element {target.id}"
         if target.point is not None:
             point = to_frame_point(target.point, image, self.actor_coords)  # type: ignore[arg-type]
-            return point, _element_at(screen, point), f"point {tuple(target.point)}"
+            return point, screen.element_at(point), f"point {tuple(target.point)}"
         description = target.describe()
         if self.model is not None:
             point = self.model.point_for(description, screen)
-            return point, _element_at(screen, point), f"{description} (grounding model)"
+            return point, screen.element_at(point), f"{description} (grounding model)"
         candidates = rank(screen, target.text or "", target.kind)
         if not candidates:
             raise ActionError(f"nothing on screen matches {description}")
         element = candidates[0].element
         return element.box.center, element, f"{description} = {element.describe()}"
-
-
-def _element_at(screen: Screen, point: Point) -> Element | None:
-    """The smallest element under a point: what a click there hits."""
-    under = [e for e in screen.elements if e.box.contains_point(*point)]
-    return min(under, key=lambda e: e.box.area, default=None)
 
 
 # ---- critic -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 import cv2
 
-from clickwright.types import Frame, Screen
+from clickwright.types import Frame, RunRecord, Screen, StepRecord
 
 REDACTED = "[secret]"
 SECRET_WORDS = ("password", "passwd", "passcode", "pin", "secret", "token", "api key", "cvv")
@@ -39,26 +39,32 @@ def new_run_id() -> str:
 
 
 class RunLog:
+    """One run's folder. `record` is what `run.json` holds, rewritten after every step."""
+
     def __init__(
-        self, runs_dir: Path, info: dict[str, Any], secrets: list[str] | tuple[str, ...] = ()
+        self,
+        runs_dir: Path,
+        task: str,
+        secrets: list[str] | tuple[str, ...] = (),
+        **fields: Any,
     ) -> None:
         self.id = new_run_id()
         self._secrets = [s for s in secrets if s]
         self.dir = Path(runs_dir) / self.id
         (self.dir / "frames").mkdir(parents=True)
         (self.dir / "elements").mkdir()
-        self.info: dict[str, Any] = {
-            "id": self.id,
-            **info,
-            "started": time.time(),
-            "ended": None,
-            "outcome": "running",
-            "reason": "",
-            "steps": 0,
-            "durations": {"capture": 0.0, "parse": 0.0, "decide": 0.0, "act": 0.0, "verify": 0.0},
-        }
-        self.steps = 0
+        self.record = RunRecord(
+            id=self.id,
+            task=task,
+            started=time.time(),
+            durations={"capture": 0.0, "parse": 0.0, "decide": 0.0, "act": 0.0, "verify": 0.0},
+            **fields,
+        )
         self._write_info()
+
+    @property
+    def steps(self) -> int:
+        return self.record.steps
 
     def save_frame(self, frame: Frame, name: str) -> str:
         path = f"frames/{name}.png"
@@ -71,18 +77,17 @@ class RunLog:
         (self.dir / path).write_text(json.dumps(screen.to_json()))
         return path
 
-    def add_step(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Append a step (numbered from 1) and return it as written, before redaction."""
-        self.steps += 1
-        record = {"index": self.steps, **record}
-        for phase, seconds in record.get("durations", {}).items():
-            totals = self.info["durations"]
-            totals[phase] = round(totals.get(phase, 0.0) + seconds, 4)
+    def add_step(self, step: StepRecord) -> StepRecord:
+        """Append a step (numbered from 1); returns it as written, secrets redacted."""
+        run = self.record
+        run.steps += 1
+        for phase, seconds in step.durations.items():
+            run.durations[phase] = round(run.durations.get(phase, 0.0) + seconds, 4)
+        written = StepRecord.model_validate(self.redact({**step.to_json(), "index": run.steps}))
         with open(self.dir / "steps.jsonl", "a", encoding="utf-8") as out:
-            out.write(json.dumps(self.redact(record), ensure_ascii=False) + "\n")
-        self.info["steps"] = self.steps
+            out.write(json.dumps(written.to_json(), ensure_ascii=False) + "\n")
         self._write_info()
-        return record
+        return written
 
     def add_secret(self, text: str) -> None:
         """A secret learned mid-run (a model typing into a password field): redacted from here
@@ -109,10 +114,35 @@ class RunLog:
         return value
 
     def finish(self, outcome: str, reason: str) -> None:
-        self.info.update(outcome=outcome, reason=reason, ended=time.time())
+        self.record.outcome, self.record.reason, self.record.ended = outcome, reason, time.time()
         self._write_info()
 
     def _write_info(self) -> None:
         tmp = self.dir / "run.json.tmp"
-        tmp.write_text(json.dumps(self.redact(self.info), indent=2, ensure_ascii=False))
+        data = self.redact(self.record.model_dump(mode="json", exclude_none=True))
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False))
         os.replace(tmp, self.dir / "run.json")
+
+
+def read_run(run_dir: Path) -> RunRecord | None:
+    """`run.json`, or None when the run never wrote it whole."""
+    try:
+        return RunRecord.model_validate_json((Path(run_dir) / "run.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def read_steps(run_dir: Path) -> list[StepRecord]:
+    """The logged steps, read by the code that wrote them; a line cut short by an interrupted
+    run, or one that is not a step, is skipped."""
+    try:
+        lines = (Path(run_dir) / "steps.jsonl").read_bytes().splitlines()
+    except OSError:
+        return []
+    steps = []
+    for line in lines:
+        try:
+            steps.append(StepRecord.model_validate_json(line))
+        except ValueError:
+            continue
+    return steps

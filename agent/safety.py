@@ -1,8 +1,11 @@
 """Which actions are risky, and who decides whether they happen.
 
 An action is risky when undoing it may be impossible: deleting, sending, buying, paying,
-submitting, or typing into a secret field. Risky actions wait for a person's approval unless
-the run was started with `--yes`; a run with nobody to ask stops before such an action.
+submitting, typing into a secret field, or starting a program. One policy everywhere (runs,
+replays, the panel, scripts): what the task names explicitly — its button, the text or secret it
+gives, the keys it says to press — is consented by the task itself; a risky action nobody named
+(a model's own choice, a demonstration's step the task does not mention) waits for a person's
+approval unless the run was started with `--yes`, and a run with nobody to ask stops there.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from clickwright.agent.runlog import looks_secret
+from clickwright.text import normalize
 from clickwright.types import Action, Element
 
 Approval = Literal["once", "always", "deny"]
@@ -53,6 +57,8 @@ class Risk:
     action: Action
     why: str
     """What the action may do that cannot be undone, in words for a person."""
+    label: str = ""
+    """The words on what it acts on."""
 
     def describe(self) -> str:
         return f"{self.action.type.replace('_', ' ')}: {self.why}"
@@ -60,13 +66,15 @@ class Risk:
 
 def risk_of(action: Action, element: Element | None) -> Risk | None:
     """The risk in carrying out `action` on `element` (what it targets), or None."""
+    if action.type == "launch":
+        return Risk(action, f"runs the command {action.app!r}")
     label = " ".join(filter(None, (element.text, element.name))) if element else ""
     if action.type == "type" and element is not None and looks_secret(label):
-        return Risk(action, f"types into the secret field '{label}'")
+        return Risk(action, f"types into the secret field '{label}'", label)
     if action.type in _CLICKS and label:
         match = _RISKY.search(label)
         if match and not _is_option(element):
-            return Risk(action, f"'{label}' {_RISKY_WORDS[match[1].lower()]}")
+            return Risk(action, f"'{label}' {_RISKY_WORDS[match[1].lower()]}", label)
     if action.type == "hotkey":
         keys = tuple(sorted(action.keys))
         if keys in _RISKY_KEYS:
@@ -85,6 +93,31 @@ def _is_option(element: Element | None) -> bool:
         "tab",
         "combo",
     )
+
+
+@dataclass(frozen=True)
+class Consent:
+    """What the person's own words name: the task's text, and values they gave (a replay's
+    parameters). A risky action they named is what they asked for."""
+
+    said: str = ""
+    values: tuple[str, ...] = ()
+
+    def covers(self, risk: Risk) -> bool:
+        action = risk.action
+        if action.type == "type":
+            return bool(action.text) and (action.text in self.values or action.text in self.said)
+        if action.type == "launch":
+            return bool(action.app) and action.app in self.said
+        words = set(re.split(r"[^\w]+", normalize(self.said)))
+        if action.type == "hotkey":
+            return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)
+        named = set(normalize(risk.label).split()) - _FILLER
+        return bool(named) and named <= words
+
+
+_FILLER = frozenset({"a", "an", "the", "to", "of", "for", "and", "my", "this", "it", "all"})
+_KEY_WORDS = {"ctrl": "control", "esc": "escape", "del": "delete"}
 
 
 class Human(Protocol):

@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from PIL import Image
 
+from clickwright.agent.demos.signature import strong_matches
 from clickwright.agent.grounding import closest_texts, rank
-from clickwright.agent.signature import strong_matches
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.devices.factory import DeviceSpec, open_device, start_program
 from clickwright.errors import StepFailed

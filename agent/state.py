@@ -6,17 +6,21 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 from clickwright.a11y import A11yNode
 from clickwright.agent.budget import Budget, Usage
 from clickwright.agent.critic import changed_regions
+from clickwright.agent.events import RunObserver
 from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
-from clickwright.agent.safety import Human, Nobody, risk_of
-from clickwright.devices.base import Device, wait_until_stable
+from clickwright.agent.safety import Consent, Human, Nobody, risk_of
+from clickwright.devices.base import Device, Stable, wait_until_stable
+from clickwright.errors import ClickwrightError, DeviceError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Box, Element, Screen
+from clickwright.types import Action, Box, Element, Frame, Screen, StepRecord
+
+T = TypeVar("T")
 
 QUIET = 0.25
 """Seconds a screen must stay unchanged to count as still."""
@@ -55,6 +59,22 @@ class Stopped(Exception):
     """The user asked the run to stop (stop button, hotkey, a denied approval); not an error."""
 
 
+def contained(doing: str, kind: str, call: Callable[[], T]) -> T:
+    """`call()`, with what a device raises outside clickwright's own errors as one line: the
+    fail-safe corner is a stop, anything else the device going away."""
+    try:
+        return call()
+    except ClickwrightError:
+        raise
+    except Exception as exc:
+        if type(exc).__name__ == "FailSafeException":  # pyautogui: mouse thrown into a corner
+            raise Stopped("stopped: the mouse was moved into a corner of the screen") from None
+        raise DeviceError(
+            f"could not {doing} on the {kind} device: {exc}".splitlines()[0],
+            "check that it is still there (a display, a phone), then run again",
+        ) from None
+
+
 class ScreenChanged(Exception):
     """The person used the screen while the run was held: what was grounded is stale, so the
     step starts again from a fresh look."""
@@ -78,7 +98,7 @@ class RunState:
     log: RunLog
     settings: RunSettings
     screen: Screen | None = None
-    on_step: Callable[[dict[str, Any]], None] | None = None
+    observer: RunObserver = field(default_factory=RunObserver)
     stop: threading.Event = field(default_factory=threading.Event)
     capture_seconds: float = 0.0
     parse_seconds: float = 0.0
@@ -94,6 +114,8 @@ class RunState:
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(default_factory=Memory)
     approved_all: bool = False
+    consent: Consent = field(default_factory=Consent)
+    """What the task itself names (set from the task when the run starts)."""
     volatile: list[Box] = field(default_factory=list)
     """Regions seen changing with no action, twice (clocks, countdowns): not an effect."""
     sightings: list[tuple[Box, int]] = field(default_factory=list)
@@ -118,9 +140,10 @@ class RunState:
         while True:
             start = time.perf_counter()
             left = max(deadline - time.monotonic(), 0.0)
-            stable = wait_until_stable(self.device, timeout=left, quiet=EARLY)
+            stable = self._settle(left, EARLY)
             parsed_at = time.perf_counter()
             self.screen = self.parser.parse(stable.frame, self.accessibility_nodes())
+            self.observer.screen(self.screen)
             done = time.perf_counter()
             self.capture_seconds += parsed_at - start
             self.parse_seconds += done - parsed_at
@@ -130,13 +153,25 @@ class RunState:
                 return self.screen  # one slow capture (a phone) spanned the quiet window
             rest = QUIET - EARLY - (done - parsed_at)
             if rest > 0:  # a quick parse: wait out the rest of the quiet window
-                still = wait_until_stable(self.device, timeout=QUIET, quiet=rest)
+                still = self._settle(QUIET, rest)
                 now, settled = still.frame, still.settled
             else:
-                now, settled = self.device.capture(), True
+                now, settled = self.capture(), True
             self.capture_seconds += time.perf_counter() - done
             if settled and now.same_as(stable.frame):
                 return self.screen
+
+    def capture(self) -> Frame:
+        return contained("capture the screen", self.device.kind, self.device.capture)
+
+    def _settle(self, timeout: float, quiet: float) -> Stable:
+        return contained(
+            "capture the screen",
+            self.device.kind,
+            lambda: wait_until_stable(
+                self.device, timeout=timeout, quiet=quiet, seen=self.observer.frame
+            ),
+        )
 
     def accessibility_nodes(self) -> list[A11yNode] | None:
         """The AT-SPI tree of a Linux desktop's active window, read after the frame settled.
@@ -151,29 +186,36 @@ class RunState:
             self.tree_unavailable = tree.reason
         return list(tree or ()) or None
 
-    def record(self, step: dict[str, Any], before: Screen, after: Screen | None) -> None:
-        """Write one step with its frames and timings, and tell whoever watches the run."""
-        name = f"{self.log.steps + 1:04d}"
-        step["frame"] = self.log.save_frame(before.frame, name)
-        step["elements"] = self.log.save_elements(before, name)
-        step["after_frame"] = self.log.save_frame(after.frame, name + "-after") if after else None
-        step.setdefault("durations", {})
-        step["durations"] = {
-            "capture": round(self.capture_seconds, 4),
-            "parse": round(self.parse_seconds, 4),
-            "model": round(self.model_seconds, 4),
-            **step["durations"],
-        }
-        self.capture_seconds = self.parse_seconds = self.model_seconds = 0.0
+    def record(self, step: StepRecord, before: Screen, after: Screen | None) -> StepRecord:
+        """Write one step with its frames, timings and usage, and tell whoever watches the
+        run; returns it as written (secrets redacted)."""
+        log = self.log
+        name = f"{log.steps + 1:04d}"
         tokens, cost = self.recorded_usage
-        step["tokens"] = self.usage.tokens - tokens
-        step["cost"] = None if self.usage.cost is None else round(self.usage.cost - (cost or 0), 6)
+        step = step.model_copy(
+            update={
+                "frame": log.save_frame(before.frame, name),
+                "elements": log.save_elements(before, name),
+                "after_frame": log.save_frame(after.frame, name + "-after") if after else None,
+                "durations": {
+                    "capture": round(self.capture_seconds, 4),
+                    "parse": round(self.parse_seconds, 4),
+                    "model": round(self.model_seconds, 4),
+                    **step.durations,
+                },
+                "tokens": self.usage.tokens - tokens,
+                "cost": None
+                if self.usage.cost is None
+                else round(self.usage.cost - (cost or 0), 6),
+                "time": time.time(),
+            }
+        )
+        self.capture_seconds = self.parse_seconds = self.model_seconds = 0.0
         self.recorded_usage = (self.usage.tokens, self.usage.cost)
-        step["time"] = time.time()
-        self.log.info["usage"] = self.usage.to_json()
-        written = self.log.add_step(step)
-        if self.on_step is not None:
-            self.on_step(written)
+        log.record.usage = self.usage.to_json()
+        written = log.add_step(step)
+        self.observer.step(written, log.dir)
+        return written
 
     def check_budget(self) -> None:
         """Called before every action and model call, so a run never acts more than max_steps
@@ -189,7 +231,7 @@ class RunState:
         """Just before acting, look again: whatever changed since `before` was parsed changed
         by itself. A region seen doing so twice is volatile for the rest of the run (clocks keep
         ticking); once may be a slow app still drawing an earlier action's effect."""
-        for region in changed_regions(before.frame, self.device.capture()):
+        for region in changed_regions(before.frame, self.capture()):
             for index, (box, seen) in enumerate(self.sightings):
                 if region.intersection(box) >= 0.5 * region.area:
                     self.sightings[index] = (box.union(region), seen + 1)
@@ -200,10 +242,12 @@ class RunState:
 
     def approve(self, action: Action, element: Element | None) -> str:
         """'' when `action` may go ahead unasked, else how it was approved; raises Stopped when
-        the person (or nobody, headless) denies it."""
+        the person (or nobody, headless) denies it. The task consents to what it names."""
         risk = risk_of(action, element)
         if risk is None:
             return ""
+        if self.consent.covers(risk):
+            return "named by the task"
         if self.settings.approve_risky or self.approved_all:
             return "approved in advance"
         decision = self.human.approve(risk)

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from clickwright.app.console import Printer, err, out, outcome_line, usage_line
 from clickwright.app.options import (
     DeviceOption,
     Display,
@@ -31,28 +31,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A GUI automation agent: describe a task, clickwright sees the screen, acts and verifies.",
 )
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False)
 
-VERDICT_STYLE = {"success": "green", "unverified": "yellow", "retry": "red", "dry_run": "cyan"}
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-def print_step(step: dict[str, Any]) -> None:
-    from clickwright.app.report import describe_action
-
-    action = step.get("action")
-    what = describe_action(action, step.get("target")) if action else "nothing to do"
-    verdict = step["verdict"]
-    style = VERDICT_STYLE.get(verdict, "white")
-    attempt = f" (attempt {step['attempt']})" if step.get("attempt", 1) > 1 else ""
-    out.print(
-        f"  {step['index']:>3}. {escape(what)}{attempt} [{style}]{verdict}[/] — "
-        f"{escape(step['verdict_reason'])}"
-    )
 
 
 @app.command()
@@ -140,7 +123,7 @@ def run(
     )
     knowledge = None
     if use_demos:
-        from clickwright.agent.knowledge import use_demos as closest
+        from clickwright.agent.demos.knowledge import use_demos as closest
 
         knowledge = closest(task, demos_dir)
     interactive = sys.stdin.isatty() and not as_json
@@ -154,20 +137,19 @@ def run(
             out.print(f"press {hotkey} to stop")
         if launch:
             start_program(device, launch)
-        on_step = None if as_json else print_step
         result = run_task(
             task,
             device,
             runs_dir,
             settings,
-            on_step=on_step,
+            observer=None if as_json else Printer(),
             stop=stop,
             models=models,
             human=human,
             knowledge=knowledge,
         )
     report = write_report(result.run_dir)
-    usage = json.loads((result.run_dir / "run.json").read_text()).get("usage", {})
+    usage = result.usage
     if as_json:
         print(
             json.dumps(
@@ -185,8 +167,7 @@ def run(
         prompts = result.run_dir / PROMPTS_FILE
         if prompts.exists():
             out.print(escape(prompts.read_text(encoding="utf-8")))
-        style = "green" if result.ok else "red"
-        out.print(f"[{style}]{result.outcome}[/]: {escape(result.reason)}")
+        out.print(outcome_line(result.outcome, result.reason))
         if usage.get("calls"):
             out.print(usage_line(usage))
         out.print(f"report: {report}")
@@ -194,15 +175,6 @@ def run(
 
 
 EXIT_CODES = {"done": 0, "error": 2}
-
-
-def usage_line(usage: dict[str, Any]) -> str:
-    cost = usage.get("cost")
-    spent = "cost unknown" if cost is None else f"${cost:.4f}"
-    return (
-        f"models: {usage['calls']} call(s), {usage['input_tokens']} tokens in, "
-        f"{usage['output_tokens']} out, {spent}"
-    )
 
 
 def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:

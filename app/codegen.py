@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from clickwright.agent.demos import PLACEHOLDER, Demo, DemoStep
+from clickwright.agent.demos.format import PLACEHOLDER, Demo, DemoStep
 from clickwright.agent.grounding import normalize
 from clickwright.errors import DemoError
 

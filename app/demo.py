@@ -35,7 +35,7 @@ def sample_app_command(state_out: Path, save_dir: Path | None = None) -> str:
 
 def run_demo(runs_dir: Path, console: Console) -> int:
     """Returns the exit status: 0 only when the task ran and the app saved what was asked."""
-    from clickwright.app.cli import print_step
+    from clickwright.app.console import Printer
     from clickwright.devices.factory import open_device, start_program
 
     runs_dir.mkdir(parents=True, exist_ok=True)
@@ -45,7 +45,7 @@ def run_demo(runs_dir: Path, console: Console) -> int:
     with open_device("virtual") as device:
         console.print(f"virtual display {device.display}: starting the sample app")
         start_program(device, sample_app_command(state_file))
-        result = run_task(DEMO_TASK, device, runs_dir, on_step=print_step)
+        result = run_task(DEMO_TASK, device, runs_dir, observer=Printer())
     report = write_report(result.run_dir)
     saved = json.loads(state_file.read_text()) if state_file.exists() else {}
     wrong = {k: saved.get(k) for k, v in EXPECTED.items() if saved.get(k) != v}

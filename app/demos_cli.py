@@ -58,9 +58,9 @@ def record(
     ] = False,
 ) -> None:
     """Record what you do on the screen as a demonstration; Ctrl+C (or the stop keys) saves it."""
-    from clickwright.agent.demos import DemoWriter, library_dir
-    from clickwright.agent.recorder import listen, save_recording
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import DemoWriter, library_dir
+    from clickwright.agent.demos.recorder import listen, save_recording
+    from clickwright.app.console import out
     from clickwright.app.stop_hotkey import stop_hotkey
     from clickwright.devices.factory import open_device, start_program
     from clickwright.parsers.screen_parser import ScreenParser
@@ -91,7 +91,7 @@ def record(
 
 
 def _print_heard(heard: Any) -> None:
-    from clickwright.app.cli import out
+    from clickwright.app.console import out
 
     event = heard.event
     if event.kind in ("down", "tap", "long_press", "swipe"):
@@ -117,6 +117,9 @@ def replay(
         bool,
         typer.Option("--repair", help="Let the agent carry out a step that cannot be replayed."),
     ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Carry out risky steps without asking.")
+    ] = False,
     only: Annotated[
         str | None, typer.Option(help="Replay only steps FIRST-LAST (numbered from 1).")
     ] = None,
@@ -132,18 +135,24 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary line.")] = False,
 ) -> None:
     """Replay a demonstration on the screen: each target found again, each effect checked."""
-    from clickwright.agent.demos import demo_folder, library_dir, load_demo
-    from clickwright.agent.replay import ReplaySettings, replay_demo
-    from clickwright.app.cli import out, print_step
+    from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
+    from clickwright.agent.demos.replay import replay_demo
+    from clickwright.agent.loop import run_task
+    from clickwright.agent.safety import Nobody
+    from clickwright.agent.state import RunSettings
+    from clickwright.app.console import Printer, out, outcome_line
     from clickwright.app.report import write_report
     from clickwright.app.stop_hotkey import stop_hotkey
+    from clickwright.app.terminal_human import TerminalHuman
     from clickwright.devices.factory import open_device, start_program
+    from clickwright.parsers.screen_parser import ScreenParser
 
     demo = load_demo(demo_folder(name, library_dir(demos_dir)))
     values = parse_params(param or [])
     demo.parameters(values)  # a missing secret fails before any display starts
     steps = _step_range(only, len(demo.steps))
-    settings = ReplaySettings(timeout=timeout, speed=speed, repair=repair)
+    settings = RunSettings(wait_timeout=timeout, approve_risky=yes)
+    human = TerminalHuman(out) if sys.stdin.isatty() and not as_json else Nobody()
     stop = threading.Event()
     with (
         stop_hotkey(stop) as hotkey,
@@ -153,15 +162,24 @@ def replay(
             out.print(f"press {hotkey} to stop")
         if launch:
             start_program(device, launch)
+        parser = ScreenParser()
+
+        def by_agent(task: str, where: Path) -> Any:
+            return run_task(task, device, where, settings, parser=parser, human=human, stop=stop)
+
         result = replay_demo(
             demo,
             device,
             runs_dir,
-            values,
             settings,
-            on_step=None if as_json else print_step,
-            stop=stop,
+            params=values,
+            speed=speed,
+            repair=by_agent if repair else None,
             only=steps,
+            parser=parser,
+            observer=None if as_json else Printer(),
+            human=human,
+            stop=stop,
         )
     report = write_report(result.run_dir)
     if as_json:
@@ -178,12 +196,11 @@ def replay(
         }
         print(json.dumps(summary))
     else:
-        style = "green" if result.ok else "red"
-        out.print(f"[{style}]{result.outcome}[/]: {escape(result.reason)}")
+        out.print(outcome_line(result.outcome, result.reason))
         failed = demo.steps[result.failed_step - 1] if result.failed_step else None
         if failed is not None and failed.frame:
             out.print(f"the screen when that step was recorded: {demo.dir / failed.frame}")
-        out.print(f"took {result.seconds:.1f} s (recorded: {demo.info.duration:.1f} s)")
+        out.print(f"took {round(result.seconds, 2):.1f} s (recorded: {demo.info.duration:.1f} s)")
         out.print(f"report: {report}")
     raise typer.Exit(0 if result.ok else 1)
 
@@ -216,8 +233,8 @@ def list_command(demos_dir: DemosDir = None) -> None:
     """List the demonstrations."""
     from rich.table import Table
 
-    from clickwright.agent.demos import library_dir, list_demos, load_demo
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import library_dir, list_demos, load_demo
+    from clickwright.app.console import out
 
     root = library_dir(demos_dir)
     table = Table("name", "steps", "parameters", "source", "description", box=None)
@@ -245,8 +262,8 @@ def list_command(demos_dir: DemosDir = None) -> None:
 @demos.command()
 def show(name: Annotated[str, typer.Argument()], demos_dir: DemosDir = None) -> None:
     """Show a demonstration's steps."""
-    from clickwright.agent.demos import demo_folder, library_dir, load_demo
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
+    from clickwright.app.console import out
 
     demo = load_demo(demo_folder(name, library_dir(demos_dir)))
     _print_steps(demo)
@@ -256,7 +273,7 @@ def show(name: Annotated[str, typer.Argument()], demos_dir: DemosDir = None) -> 
 
 
 def _print_steps(demo: Any) -> None:
-    from clickwright.app.cli import out
+    from clickwright.app.console import out
 
     info = demo.info
     out.print(
@@ -274,8 +291,8 @@ def _print_steps(demo: Any) -> None:
 @demos.command()
 def rm(name: Annotated[str, typer.Argument()], demos_dir: DemosDir = None) -> None:
     """Remove a demonstration."""
-    from clickwright.agent.demos import library_dir, remove_demo
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import library_dir, remove_demo
+    from clickwright.app.console import out
 
     out.print(f"removed {remove_demo(name, library_dir(demos_dir))}")
 
@@ -290,9 +307,9 @@ def export(
     demos_dir: DemosDir = None,
 ) -> None:
     """Export a demonstration as a runnable Python script (clickwright's scripting API)."""
-    from clickwright.agent.demos import demo_folder, library_dir, load_demo
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
     from clickwright.app.codegen import python_script
+    from clickwright.app.console import out
 
     if not python:
         raise ClickwrightError("choose what to export to", "--python is the one format for now")
@@ -314,9 +331,9 @@ def save_run(
     replace: Annotated[bool, typer.Option("--replace")] = False,
 ) -> None:
     """Save a finished agent run as a demonstration."""
-    from clickwright.agent.demos import DemoWriter, library_dir
-    from clickwright.agent.from_run import demo_from_run, run_folder
-    from clickwright.app.cli import out
+    from clickwright.agent.demos.format import DemoWriter, library_dir
+    from clickwright.agent.demos.from_run import demo_from_run, run_folder
+    from clickwright.app.console import out
 
     folder = run_folder(run, runs_dir)
     writer = DemoWriter(library_dir(demos_dir), name, replace)

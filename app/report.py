@@ -20,44 +20,16 @@ from typing import Any
 
 from PIL import Image
 
+from clickwright.agent.runlog import read_steps
 from clickwright.errors import ClickwrightError
+from clickwright.types import OUTCOME_TONE, STATUS_TONE, StepRecord
 
 MAX_IMAGE_WIDTH = 1280
 JPEG_QUALITY = 80
 PHASES = ("capture", "parse", "decide", "act", "verify")
 SOURCE_COLOURS = {"ocr": "#2563eb", "widgets": "#ea580c", "a11y": "#16a34a", "merged": "#9333ea"}
-OUTCOME_COLOURS = {
-    "done": "green",
-    "failed": "red",
-    "error": "red",
-    "stopped": "amber",
-    "running": "blue",
-}
-VERDICT_COLOURS = {
-    "success": "green",
-    "retry": "amber",
-    "failed": "red",
-    "unverified": "grey",
-    "dry_run": "blue",
-}
+TONE_COLOURS = {"good": "green", "warn": "amber", "bad": "red", "info": "blue"}
 DEFAULT_FRAME_SIZE = (1280, 800)
-KEY_NAMES = {
-    "ctrl": "Ctrl",
-    "alt": "Alt",
-    "shift": "Shift",
-    "win": "Win",
-    "command": "Cmd",
-    "esc": "Esc",
-    "pageup": "PageUp",
-    "pagedown": "PageDown",
-    "capslock": "CapsLock",
-    "printscreen": "PrintScreen",
-    "volumeup": "VolumeUp",
-    "volumedown": "VolumeDown",
-    "volumemute": "VolumeMute",
-}
-
-
 def write_report(run_dir: Path) -> Path:
     """Write `run_dir/report.html` from the run's logs and return its path."""
     run_dir = Path(run_dir)
@@ -68,7 +40,7 @@ def write_report(run_dir: Path) -> Path:
         )
     run = _read_json(run_dir / "run.json")
     page = _Page(run_dir, run if isinstance(run, dict) else {}).render(
-        _read_steps(run_dir / "steps.jsonl")
+        read_steps(run_dir)
     )
     path = run_dir / "report.html"
     partial = path.with_name("report.html.tmp")
@@ -77,81 +49,11 @@ def write_report(run_dir: Path) -> Path:
     return path
 
 
-def describe_action(action: dict[str, Any], element: dict[str, Any] | None = None) -> str:
-    """One readable line for a logged action, e.g. `type "Ada" into input 'Name'`, `press Ctrl+S`.
-
-    `element` is the element the step resolved the target to; it names targets given only by id.
-    """
-
-    def on(target: Any) -> str:
-        return _describe_target(target, element)
-
-    kind = action.get("type")
-    target = action.get("target")
-    match kind:
-        case "click" | "double_click" | "right_click":
-            return f"{kind.replace('_', '-')} {on(target)}"
-        case "long_press":
-            return f"long-press {on(target)} for {_number(action.get('duration', 1))} s"
-        case "type":
-            line = f'type "{action.get("text", "")}"'
-            line += f" into {on(target)}" if target else ""
-            line += ", replacing what was there" if action.get("clear") else ""
-            return line + (", then press Enter" if action.get("enter") else "")
-        case "hotkey":
-            return "press " + "+".join(_key_name(key) for key in action.get("keys") or [])
-        case "scroll":
-            line = f"scroll {action.get('direction', '?')} {_number(action.get('amount', 3))}"
-            return line + (f" over {on(target)}" if target else "")
-        case "swipe":
-            return f"swipe {action.get('direction', '?')}" + (f" on {on(target)}" if target else "")
-        case "drag":
-            return f"drag {on(action.get('from'))} to {on(action.get('to'))}"
-        case "wait":
-            until = action.get("until", "stable")
-            what = "the screen is stable" if until == "stable" else f"{on(until)} appears"
-            return f"wait until {what} (up to {_number(action.get('timeout', 10))} s)"
-        case "launch":
-            return f'launch "{action.get("app", "")}"'
-        case "ask_user":
-            return f'ask the user "{action.get("question", "")}"'
-        case "done":
-            summary = action.get("summary")
-            return f"done — {summary}" if summary else "done"
-        case "fail":
-            return f"give up — {action.get('reason', '')}"
-        case "back" | "home":
-            return f"press {kind.title()}"
-    return json.dumps(action, ensure_ascii=False)
-
-
-def _describe_target(target: Any, element: dict[str, Any] | None) -> str:
-    if not isinstance(target, dict):
-        return "?"
-    if target.get("point") is not None:
-        return "point (" + ", ".join(_number(v) for v in target["point"]) + ")"
-    if target.get("text") is not None:
-        kind = target.get("kind")
-        return f"{kind} '{target['text']}'" if kind else f"'{target['text']}'"
-    if target.get("id") is not None:
-        if element and element.get("id") == target["id"]:
-            return _describe_element(element)
-        return f"element #{target['id']}"
-    return "?"
-
-
 def _describe_element(element: dict[str, Any]) -> str:
     label = element.get("text") or element.get("name") or "(no text)"
     state = element.get("state")
     state = f" [{', '.join(map(str, state))}]" if state else ""
     return f"{element.get('kind', 'element')} '{label}'{state} #{element.get('id', '?')}"
-
-
-def _key_name(key: Any) -> str:
-    name = str(key)
-    if name.lower() in KEY_NAMES:
-        return KEY_NAMES[name.lower()]
-    return name.upper() if len(name) == 1 else name[:1].upper() + name[1:]
 
 
 # ---- reading the run folder ------------------------------------------------------------------
@@ -163,23 +65,6 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def _read_steps(path: Path) -> list[dict[str, Any]]:
-    """The logged steps; a line cut short by an interrupted run is skipped."""
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    steps = []
-    for line in lines:
-        try:
-            step = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(step, dict):
-            steps.append(step)
-    return steps
 
 
 def _encode_image(path: Path) -> tuple[str, tuple[int, int]] | None:
@@ -276,7 +161,7 @@ class _Page:
             (int(size[0]), int(size[1])) if _point(size) and min(size) > 0 else DEFAULT_FRAME_SIZE
         )
 
-    def render(self, steps: list[dict[str, Any]]) -> str:
+    def render(self, steps: list[StepRecord]) -> str:
         task = self.run.get("task") or "(no task recorded)"
         cards = "".join(self.step(step) for step in steps) or (
             '<section class="card empty">No steps were logged for this run.</section>'
@@ -292,14 +177,14 @@ class _Page:
 
     # -- header --
 
-    def header(self, task: str, steps: list[dict[str, Any]]) -> str:
+    def header(self, task: str, steps: list[StepRecord]) -> str:
         run = self.run
         outcome = str(run.get("outcome") or "unknown")
         reason = run.get("reason")
         rows = [
             (
                 "Outcome",
-                _badge(outcome, OUTCOME_COLOURS.get(outcome, "grey"))
+                _badge(outcome, TONE_COLOURS[OUTCOME_TONE.get(outcome, "bad")])
                 + (f' <span class="reason">{_e(reason)}</span>' if reason else ""),
             ),
             ("Device", _e(self.device_text())),
@@ -368,28 +253,28 @@ class _Page:
             return "—"
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started))
 
-    def total_time_text(self, steps: list[dict[str, Any]]) -> str:
+    def total_time_text(self, steps: list[StepRecord]) -> str:
         started, ended = _float(self.run.get("started")), _float(self.run.get("ended"))
         if started is not None and ended is not None:
             return _seconds(max(0.0, ended - started))
         last = max(
-            (t for step in steps if (t := _float(step.get("time"))) is not None), default=None
+            (step.time for step in steps), default=None
         )
         if started is not None and last is not None:
             return f"{_seconds(max(0.0, last - started))} until the last logged step (no end time)"
         return "unknown (no end time)"
 
-    def steps_text(self, steps: list[dict[str, Any]]) -> str:
+    def steps_text(self, steps: list[StepRecord]) -> str:
         counted = self.run.get("steps")
         if isinstance(counted, int) and counted != len(steps):
             return f"{counted} ({len(steps)} logged)"
         return str(len(steps))
 
-    def durations_table(self, steps: list[dict[str, Any]]) -> str:
+    def durations_table(self, steps: list[StepRecord]) -> str:
         totals = _durations(self.run.get("durations"))
         if not totals:  # an interrupted run may not have written its totals yet
             for step in steps:
-                for phase, seconds in _durations(step.get("durations")).items():
+                for phase, seconds in step.durations.items():
                     totals[phase] = totals.get(phase, 0.0) + seconds
         whole = sum(totals.values())
         if not whole:
@@ -425,12 +310,12 @@ class _Page:
 
     # -- steps --
 
-    def step(self, step: dict[str, Any]) -> str:
+    def step(self, record: StepRecord) -> str:
+        step = record.to_json()
         index = step.get("index", "?")
         attempt = step.get("attempt") if isinstance(step.get("attempt"), int) else 1
         verdict = str(step.get("verdict") or "unknown")
         target = step.get("target") if isinstance(step.get("target"), dict) else None
-        action = step.get("action") if isinstance(step.get("action"), dict) else {}
         if attempt > 1:
             tried = "the first candidate" if attempt == 2 else f"the first {attempt - 1} candidates"
             attempt_html = f'<span class="retry">attempt {attempt} — {tried} did not work</span>'
@@ -439,13 +324,13 @@ class _Page:
         instruction, thought = step.get("instruction"), step.get("thought")
         reason = step.get("verdict_reason")
         elements = self.elements(step)
-        verdict_badge = _badge(verdict.replace("_", " "), VERDICT_COLOURS.get(verdict, "grey"))
+        verdict_badge = _badge(verdict.replace("_", " "), TONE_COLOURS[STATUS_TONE[verdict]])
         parts = [
             f'<section class="card step" id="step-{_e(index)}"><div class="step-head">'
             f"<h2>Step {_e(index)}</h2>{attempt_html}"
             f'<span class="elapsed">{_e(self.elapsed_text(step))}</span></div>',
             f'<p class="instruction">{_e(instruction)}</p>' if instruction else "",
-            f'<p><code class="action">{_e(describe_action(action, target))}</code></p>',
+            f'<p><code class="action">{_e(record.describe())}</code></p>',
             f'<p class="verdict">{verdict_badge} {_e(reason or "")}</p>',
             f'<blockquote class="thought">{_e(thought)}</blockquote>' if thought else "",
             '<div class="shots"><figure><figcaption>before the action</figcaption>'

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from sample_app_driver import record_customer, start_sample_app  # noqa: E402
 
-from clickwright.agent.demos import Demo, load_demo  # noqa: E402
-from clickwright.agent.replay import replay_demo  # noqa: E402
+from clickwright.agent.demos.format import Demo, load_demo  # noqa: E402
+from clickwright.agent.demos.replay import replay_demo  # noqa: E402
 from clickwright.devices.base import wait_until_stable  # noqa: E402
 from clickwright.devices.desktop import DesktopDevice  # noqa: E402
 from clickwright.devices.virtual_display import VirtualDisplay  # noqa: E402
@@ -99,7 +99,7 @@ def replay_once(
     args = ("--password-field", *variation.app_args)
     app = start_sample_app(display, device, tmp, *args, env=variation.env)
     try:
-        result = replay_demo(demo, device, tmp / "runs", params, parser=parser)
+        result = replay_demo(demo, device, tmp / "runs", params=params, parser=parser)
     finally:
         app.close()
         wait_until_stable(device, timeout=5)

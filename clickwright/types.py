@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from clickwright.errors import ActionError
+from clickwright.text import VISIBLE, text_similarity
 
 
 class Box(NamedTuple):
@@ -51,6 +52,12 @@ class Box(NamedTuple):
 
     def contains_point(self, x: float, y: float) -> bool:
         return self.x <= x < self.right and self.y <= y < self.bottom
+
+    def distance_to(self, x: float, y: float) -> float:
+        """Pixels from the point to the nearest edge; 0 inside."""
+        dx = max(self.x - x, 0, x - self.right)
+        dy = max(self.y - y, 0, y - self.bottom)
+        return float((dx * dx + dy * dy) ** 0.5)
 
     def intersection(self, other: Box) -> int:
         w = min(self.right, other.right) - max(self.x, other.x)
@@ -160,6 +167,28 @@ class Screen:
 
     def texts(self) -> list[str]:
         return [e.text for e in self.elements if e.text]
+
+    def shows(self, text: str) -> bool:
+        """Whether `text` is on this screen (fuzzily: OCR confuses characters)."""
+        return any(text_similarity(text, seen) >= VISIBLE for seen in self.texts())
+
+    def element_at(self, point: tuple[int, int], scroll: bool = False) -> Element | None:
+        """The element a press at `point` hits: the smallest interactive one that contains
+        it, else the smallest of any kind (a container last unless `scroll`, where the pane is
+        the target); a press within 4 pixels of an edge counts."""
+        x, y = point
+        hit = [e for e in self.elements if e.box.contains_point(x, y)] or [
+            e for e in self.elements if e.box.distance_to(x, y) <= 4
+        ]
+        if not hit:
+            return None
+
+        def order(e: Element) -> tuple[int, int]:
+            if scroll:
+                return (0 if e.kind == "container" else 1, e.box.area)
+            return (0 if e.interactive else 1 if e.kind != "container" else 2, e.box.area)
+
+        return min(hit, key=order)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.elements]
@@ -426,3 +455,191 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 def action_json_schema() -> dict[str, Any]:
     return _ACTION.json_schema(by_alias=True)
+
+
+# ---- What a run writes: the step record, the run record, and their words -------------------
+
+Status = Literal["success", "unverified", "retry", "back", "replan", "ask_user", "planned", "failed"]
+"""A step's verdict. The critic gives the first six (`back`, `replan` and `ask_user` only a
+model critic); `planned` is a dry run's step, acted on nothing; `failed` a step that ended the
+run or the replay."""
+Tone = Literal["good", "warn", "bad", "info"]
+STATUS_TONE: dict[str, Tone] = {
+    "success": "good",
+    "unverified": "warn",
+    "retry": "warn",
+    "back": "warn",
+    "replan": "warn",
+    "ask_user": "info",
+    "planned": "info",
+    "failed": "bad",
+}
+"""The one palette: every front end shows a verdict in its tone (CLI, report and panel map the
+four tones to their own colours)."""
+OUTCOME_TONE: dict[str, Tone] = {
+    "done": "good",
+    "failed": "bad",
+    "error": "bad",
+    "stopped": "warn",
+    "question": "warn",
+    "running": "info",
+}
+
+
+class _Record(BaseModel):
+    """Records read back tolerate fields a newer or older clickwright wrote."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class StepRecord(_Record):
+    """One line of `steps.jsonl`: what a step saw, did, why, and whether it worked. Written by
+    the executor, read by the report, the panel, and runs saved as demonstrations."""
+
+    index: int = 0
+    time: float = 0.0
+    instruction: str = ""
+    thought: str = ""
+    action: Action | None = None
+    target: dict[str, Any] | None = None
+    """The element acted on, as `Element.to_json()`."""
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    attempt: int = 1
+    point: tuple[int, int] | None = None
+    verdict: Status = "success"
+    verdict_reason: str = ""
+    expect: str | None = None
+    grounded: str = ""
+    """How the target was found (element id, a model's point, a demo's signature…)."""
+    approval: str = ""
+    durations: dict[str, float] = Field(default_factory=dict)
+    tokens: int = 0
+    cost: float | None = 0.0
+    frame: str | None = None
+    elements: str | None = None
+    after_frame: str | None = None
+    demo_step: int | None = None
+    repair_run: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude_none=True)
+        if self.action is not None:
+            data["action"] = action_to_json(self.action)
+        return data
+
+    def describe(self) -> str:
+        """The step's action in words, or what it decided without acting."""
+        if self.action is None:
+            return "nothing to do"
+        return describe_action(self.action, self.target)
+
+
+class RunRecord(_Record):
+    """`run.json`: the task, where it ran, with which settings and models, and how it ended."""
+
+    id: str
+    task: str
+    device: dict[str, Any] = Field(default_factory=dict)
+    roles: dict[str, Any] = Field(default_factory=dict)
+    planner: str = ""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    demo: dict[str, Any] | None = None
+    plan: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    usage: dict[str, Any] = Field(default_factory=dict)
+    started: float = 0.0
+    ended: float | None = None
+    outcome: str = "running"
+    reason: str = ""
+    steps: int = 0
+    durations: dict[str, float] = Field(default_factory=dict)
+    seconds: float | None = None
+    recorded_seconds: float | None = None
+
+
+KEY_NAMES = {
+    "ctrl": "Ctrl",
+    "alt": "Alt",
+    "shift": "Shift",
+    "win": "Win",
+    "command": "Cmd",
+    "esc": "Esc",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+    "capslock": "CapsLock",
+    "printscreen": "PrintScreen",
+    "volumeup": "VolumeUp",
+    "volumedown": "VolumeDown",
+    "volumemute": "VolumeMute",
+}
+
+
+def describe_action(action: Action, element: dict[str, Any] | None = None) -> str:
+    """One readable line for an action, e.g. `type "Ada" into input 'Name'`, `press Ctrl+S`.
+
+    `element` (as `Element.to_json()`) is what the step resolved the target to; it names
+    targets given only by id. The one wording for the CLI, the report, the panel and models.
+    """
+
+    def on(target: Target | None) -> str:
+        return _describe_target(target, element)
+
+    match action:
+        case Click() | DoubleClick() | RightClick():
+            return f"{action.type.replace('_', '-')} {on(action.target)}"
+        case LongPress():
+            return f"long-press {on(action.target)} for {_number(action.duration)} s"
+        case Type():
+            line = f'type "{action.text}"'
+            line += f" into {on(action.target)}" if action.target else ""
+            line += ", replacing what was there" if action.clear else ""
+            return line + (", then press Enter" if action.enter else "")
+        case Hotkey():
+            return "press " + "+".join(_key_name(key) for key in action.keys)
+        case Scroll():
+            line = f"scroll {action.direction} {_number(action.amount)}"
+            return line + (f" over {on(action.target)}" if action.target else "")
+        case Swipe():
+            return f"swipe {action.direction}" + (f" on {on(action.target)}" if action.target else "")
+        case Drag():
+            return f"drag {on(action.source)} to {on(action.to)}"
+        case Wait():
+            until = action.until
+            what = "the screen is stable" if until == "stable" else f"{on(until)} appears"
+            return f"wait until {what} (up to {_number(action.timeout)} s)"
+        case Launch():
+            return f'launch "{action.app}"'
+        case AskUser():
+            return f'ask the user "{action.question}"'
+        case Done():
+            return f"done — {action.summary}" if action.summary else "done"
+        case Fail():
+            return f"give up — {action.reason}"
+    return f"press {action.type.title()}"
+
+
+def _describe_target(target: Target | str | None, element: dict[str, Any] | None) -> str:
+    if not isinstance(target, Target):
+        return "?"
+    if target.point is not None:
+        return "point (" + ", ".join(_number(v) for v in target.point) + ")"
+    if target.text is not None:
+        return f"{target.kind} '{target.text}'" if target.kind else f"'{target.text}'"
+    if target.id is not None:
+        if element and element.get("id") == target.id:
+            label = element.get("text") or element.get("name") or "(no text)"
+            state = element.get("state")
+            shown = f" [{', '.join(map(str, state))}]" if state else ""
+            return f"{element.get('kind', 'element')} '{label}'{shown} #{target.id}"
+        return f"element #{target.id}"
+    return "?"
+
+
+def _key_name(key: str) -> str:
+    if key.lower() in KEY_NAMES:
+        return KEY_NAMES[key.lower()]
+    return key.upper() if len(key) == 1 else key[:1].upper() + key[1:]
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"

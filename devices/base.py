@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,15 +71,22 @@ class Stable:
 
 
 def wait_until_stable(
-    device: Device, timeout: float = 5.0, quiet: float = 0.25, interval: float = 0.05
+    device: Device,
+    timeout: float = 5.0,
+    quiet: float = 0.25,
+    interval: float = 0.05,
+    seen: Callable[[Frame], None] | None = None,
 ) -> Stable:
-    """Capture until nothing has changed for `quiet` seconds, or `timeout` passes.
+    """Capture until nothing has changed for `quiet` seconds, or `timeout` passes; `seen` gets
+    every capture (a live view).
 
     Waiting for quiet rather than sleeping a fixed time makes fast UIs fast and slow UIs correct;
     the quiet window also covers an app that has not yet started to repaint after an action.
     """
     start = time.monotonic()
     frame = device.capture()
+    if seen is not None:
+        seen(frame)
     captures = 1
     last_change = start
     while True:
@@ -90,6 +97,8 @@ def wait_until_stable(
             return Stable(frame, False, now - start, captures)
         time.sleep(interval)
         current = device.capture()
+        if seen is not None:
+            seen(current)
         captures += 1
         if not current.same_as(frame):
             last_change = time.monotonic()

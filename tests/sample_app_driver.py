@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from clickwright.agent.demos.signature import strong_matches
 from clickwright.agent.grounding import rank
-from clickwright.agent.signature import strong_matches
 from clickwright.devices.base import wait_until_stable
 from clickwright.devices.virtual_display import VirtualDisplay
 from clickwright.parsers.screen_parser import ScreenParser

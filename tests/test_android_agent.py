@@ -12,12 +12,14 @@ import pytest
 from adb_simulator import AdbSimulator, Touch
 from conftest import run_cli
 
-from clickwright.agent.demos import DemoWriter
+from clickwright.agent.demos.format import DemoWriter
+from clickwright.agent.demos.recorder import Heard, listen, save_recording
+from clickwright.agent.demos.replay import replay_demo
+from clickwright.agent.events import OnStep
 from clickwright.agent.loop import run_task
-from clickwright.agent.recorder import Heard, listen, save_recording
-from clickwright.agent.replay import replay_demo
 from clickwright.devices.android import AndroidDevice
 from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.types import StepRecord
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("adb_env")]
 
@@ -44,11 +46,11 @@ def test_the_agent_types_a_search(sim: AdbSimulator, tmp_path: Path) -> None:
 def test_a_phone_lost_mid_run_ends_it_clearly_and_keeps_the_log(
     sim: AdbSimulator, tmp_path: Path
 ) -> None:
-    def pull_the_cable_after_the_first_step(step: dict) -> None:
+    def pull_the_cable_after_the_first_step(step: StepRecord) -> None:
         sim.device().disconnect_after = len(sim.device().commands) + 2
 
     with AndroidDevice(port=sim.port) as device:
-        result = run_task(WIFI_ON, device, tmp_path, on_step=pull_the_cable_after_the_first_step)
+        result = run_task(WIFI_ON, device, tmp_path, observer=OnStep(pull_the_cable_after_the_first_step))
     assert result.outcome == "error" and result.steps == 1
     assert "the Android device SIM disconnected while" in result.reason
     run = json.loads((result.run_dir / "run.json").read_text())
@@ -57,13 +59,13 @@ def test_a_phone_lost_mid_run_ends_it_clearly_and_keeps_the_log(
 
 
 def test_with_wait_device_a_run_survives_a_reconnect(sim: AdbSimulator, tmp_path: Path) -> None:
-    def unplug_for_a_second(step: dict) -> None:
-        if step["index"] == 1:
+    def unplug_for_a_second(step: StepRecord) -> None:
+        if step.index == 1:
             sim.unplug()
             threading.Timer(1.0, sim.plug_in).start()
 
     with AndroidDevice(port=sim.port, wait=10) as device:
-        result = run_task(WIFI_ON, device, tmp_path, on_step=unplug_for_a_second)
+        result = run_task(WIFI_ON, device, tmp_path, observer=OnStep(unplug_for_a_second))
     assert result.ok, result.reason
     assert sim.phone.wifi
 

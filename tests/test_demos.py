@@ -13,7 +13,7 @@ from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clickwright.agent.demos import (
+from clickwright.agent.demos.format import (
     DemoStep,
     DemoWriter,
     Effect,
@@ -23,9 +23,9 @@ from clickwright.agent.demos import (
     new_info,
     words_for,
 )
+from clickwright.agent.demos.knowledge import closest_demos, find_shortcut, prompt_examples
+from clickwright.agent.demos.signature import Neighbour, Signature
 from clickwright.agent.interpreter import interpret
-from clickwright.agent.knowledge import closest_demos, find_shortcut, prompt_examples
-from clickwright.agent.signature import Neighbour, Signature
 from clickwright.app.codegen import python_script
 from clickwright.errors import DemoError
 from clickwright.types import parse_action

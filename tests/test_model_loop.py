@@ -116,7 +116,7 @@ def test_repeated_failures_re_plan_then_give_up(monkeypatch, tmp_path):
     assert result.outcome == "failed"
     assert "gave up after 3 failed attempt(s) and 2 new plan(s)" in result.reason
     assert len(steps) == 9 and len(models["planner"].seen) == 3
-    assert "ran into trouble: click on element 3 did not work" in models["planner"].seen[1][1].text
+    assert "ran into trouble: click element #3 did not work" in models["planner"].seen[1][1].text
     run_json = json.loads((result.run_dir / "run.json").read_text())
     assert run_json["plan"] == ["Save once more"]
 
@@ -167,7 +167,7 @@ def test_the_actor_giving_up_fails_the_run_with_its_reason(monkeypatch, tmp_path
 
 
 def test_close_demonstrations_reach_the_model_planner_as_examples(monkeypatch, tmp_path):
-    from clickwright.agent.knowledge import Knowledge
+    from clickwright.agent.demos.knowledge import Knowledge
 
     models = scripted(monkeypatch, planner=[plan("Save")], actor=[action("done")])
     examples = "Demonstration 'save': 1. click 'Save'"

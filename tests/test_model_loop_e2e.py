@@ -143,10 +143,10 @@ def test_a_model_answering_nonsense_ends_the_run_with_exit_1(display, sample_app
     assert "Traceback" not in result.stderr
 
 
-def test_risky_actions_wait_for_approval(display, sample_app, tmp_path):
+def test_risky_actions_the_task_did_not_name_wait_for_approval(display, sample_app, tmp_path):
     delete = [lambda p: act({"type": "click", "target": {"id": p.id("Delete customer")}})]
     with ModelServer([], ScriptedModel(plan=["Delete"], actor=list(delete))) as server:
-        result, summary = run_model(display, server.url + "/v1", "Delete this customer", tmp_path)
+        result, summary = run_model(display, server.url + "/v1", "Tidy up this record", tmp_path)
     assert result.returncode == 1
     assert summary["outcome"] == "stopped" and "not approved" in summary["reason"]
     assert "--yes" in summary["reason"]
@@ -154,8 +154,16 @@ def test_risky_actions_wait_for_approval(display, sample_app, tmp_path):
 
     with ModelServer([], ScriptedModel(plan=["Delete"], actor=list(delete))) as server:
         result, summary = run_model(
-            display, server.url + "/v1", "Delete this customer", tmp_path, "--yes"
+            display, server.url + "/v1", "Tidy up this record", tmp_path, "--yes"
         )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sample_app.state()["saved_via"] == "delete"
+
+
+def test_a_risky_action_the_task_names_is_consented_by_the_task(display, sample_app, tmp_path):
+    delete = [lambda p: act({"type": "click", "target": {"id": p.id("Delete customer")}})]
+    with ModelServer([], ScriptedModel(plan=["Delete"], actor=list(delete))) as server:
+        result, summary = run_model(display, server.url + "/v1", "Delete this customer", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert sample_app.state()["saved_via"] == "delete"
     assert steps_of(summary)[0]["approval"] == "approved in advance"
@@ -234,7 +242,7 @@ def test_at_a_terminal_the_person_answers_and_approves(display, sample_app, tmp_
     with ModelServer([], model) as server:
         master, slave = pty.openpty()
         process = subprocess.Popen(
-            [sys.executable, "-m", "clickwright.app", "run", "Delete a customer",
+            [sys.executable, "-m", "clickwright.app", "run", "Clean up the customers",
              "--display", display.name, "--backend", "openai", "--base-url",
              server.url + "/v1", "--model", "scripted", "--runs-dir", str(tmp_path / "runs")],
             stdin=slave, stdout=slave, stderr=slave, close_fds=True,

@@ -290,7 +290,7 @@ def answer_approval(qtbot, panel: MainWindow, button: str) -> None:
 
 def test_denying_a_risky_action_stops_the_run_before_it(qtbot, tmp_path, store, screen):
     panel = make_panel(qtbot, tmp_path, store, screen, DELETE, SAVE)
-    start(qtbot, panel, "click Delete customer")
+    start(qtbot, panel, "click the first button")  # the task does not name it
     answer_approval(qtbot, panel, "Deny")
     assert finish(qtbot, panel) == "stopped"
     assert "not approved" in panel.message
@@ -300,7 +300,7 @@ def test_denying_a_risky_action_stops_the_run_before_it(qtbot, tmp_path, store, 
 
 def test_approving_once_carries_it_out(qtbot, tmp_path, store, screen):
     panel = make_panel(qtbot, tmp_path, store, screen, DELETE, SAVE)
-    start(qtbot, panel, "click Delete customer")
+    start(qtbot, panel, "click the first button")  # the task does not name it
     answer_approval(qtbot, panel, "Approve once")
     assert finish(qtbot, panel) == "done"
     assert screen.performed == [("click", DELETE.box.center)]
@@ -506,8 +506,8 @@ def test_a_long_run_fills_the_timeline_past_its_height(qtbot):
 
 
 def test_a_demonstration_replays_from_the_record_replay_tab(qtbot, panel, screen, tmp_path):
-    from clickwright.agent.demos import DemoStep, DemoWriter, new_info
-    from clickwright.agent.signature import Signature
+    from clickwright.agent.demos.format import DemoStep, DemoWriter, new_info
+    from clickwright.agent.demos.signature import Signature
     from clickwright.types import parse_action
 
     writer = DemoWriter(tmp_path / "demos", "save")

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from clickwright.agent.demos import DemoWriter, load_demo
-from clickwright.agent.recorder import Heard, Recording, merge, save_recording
+from clickwright.agent.demos.format import DemoWriter, load_demo
+from clickwright.agent.demos.recorder import Heard, Recording, merge, save_recording
 from clickwright.devices.input_events import InputEvent
 from clickwright.types import Box, Element, Frame, Screen
 

@@ -23,8 +23,10 @@ from sample_app_driver import (
     xdotool,
 )
 
-from clickwright.agent.demos import DemoWriter, load_demo
-from clickwright.agent.replay import ReplaySettings, replay_demo
+from clickwright.agent.demos.format import DemoWriter, load_demo
+from clickwright.agent.demos.replay import replay_demo
+from clickwright.agent.loop import run_task
+from clickwright.agent.state import RunSettings
 from clickwright.devices.base import wait_until_stable
 from clickwright.devices.virtual_display import VirtualDisplay
 from clickwright.parsers.screen_parser import ScreenParser
@@ -77,7 +79,7 @@ def replay_on(display, device, parser, recorded, tmp, app_args=(), **params):
     app = start_sample_app(display, device, tmp, "--password-field", *app_args)
     try:
         demo = load_demo(recorded.demos / "customer")
-        result = replay_demo(demo, device, tmp / "runs", params, parser=parser)
+        result = replay_demo(demo, device, tmp / "runs", params=params, parser=parser)
         print(f"replayed in {result.seconds:.1f} s (recorded {demo.info.duration:.1f} s)")
         assert result.ok, result.reason
         return app.state(), result
@@ -244,8 +246,9 @@ def test_the_agent_repairs_a_step_whose_target_changed(display, device, parser, 
             load_demo(demos / "customer"),
             device,
             tmp_path / "runs",
-            {"password": "pw-6"},
-            ReplaySettings(timeout=2, repair=True),
+            RunSettings(wait_timeout=2),
+            params={"password": "pw-6"},
+            repair=lambda task, where: run_task(task, device, where, parser=parser),
             parser=parser,
         )
         state = app.state()
@@ -257,14 +260,14 @@ def test_the_agent_repairs_a_step_whose_target_changed(display, device, parser, 
     logged = [
         json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()
     ]
-    (repaired,) = [s for s in logged if s.get("repaired")]
+    (repaired,) = [s for s in logged if s.get("repair_run")]
     assert repaired["demo_step"] == 6 and Path(repaired["repair_run"]).is_dir()
     assert {k: state[k] for k in FILLED} == FILLED
 
 
 def test_an_agent_run_becomes_a_demonstration_that_replays(display, device, parser, tmp_path):
-    from clickwright.agent.from_run import demo_from_run
-    from clickwright.agent.knowledge import use_demos
+    from clickwright.agent.demos.from_run import demo_from_run
+    from clickwright.agent.demos.knowledge import use_demos
     from clickwright.agent.loop import run_task
 
     (tmp_path / "first").mkdir()

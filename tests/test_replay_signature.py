@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from clickwright.agent.signature import Found, Missing, locate, take_signature
+from clickwright.agent.demos.signature import Found, Missing, locate, take_signature
 from clickwright.types import Box, Element, Frame, Screen
 
 

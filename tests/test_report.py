@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from clickwright.app.report import describe_action, write_report
+from clickwright.app.report import write_report
 from clickwright.errors import ClickwrightError
+from clickwright.types import describe_action, parse_action
 
 SIZE = (1600, 1000)  # wider than the report's 1280 px limit, so frames must be downscaled
 HOSTILE = "<script>alert(1)</script>"
@@ -339,4 +340,4 @@ def test_missing_run_folder_is_a_clear_error(tmp_path: Path) -> None:
     ],
 )
 def test_describe_action(action: dict, text: str) -> None:
-    assert describe_action(action) == text
+    assert describe_action(parse_action(action)) == text

@@ -69,7 +69,7 @@ class StubDevice:
 
 @pytest.fixture
 def state(tmp_path: Path) -> RunState:
-    log = RunLog(tmp_path, {"task": "t"})
+    log = RunLog(tmp_path, "t")
     run = RunState("save the form", StubDevice(), None, log, RunSettings(answer_tries=3))  # type: ignore[arg-type]
     run.screen = SCREEN
     return run

@@ -9,7 +9,7 @@ import numpy as np
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.loop import secrets_in
 from clickwright.agent.runlog import REDACTED, RunLog, looks_secret
-from clickwright.types import Frame, Screen
+from clickwright.types import Frame, Screen, StepRecord, Type
 
 
 def test_secret_fields_are_recognised_by_their_label():
@@ -21,15 +21,15 @@ def test_typed_secrets_never_reach_the_log(tmp_path):
     task = "type 'hunter2 \"x\"' into the Password field, type 'Ada' into Name"
     secrets = secrets_in(interpret(task))
     assert secrets == ['hunter2 "x"']
-    log = RunLog(tmp_path, {"task": task}, secrets=secrets)
+    log = RunLog(tmp_path, task, secrets=secrets)
     frame = Frame(np.zeros((10, 10, 3), np.uint8))
     log.save_frame(frame, "0001")
     log.save_elements(Screen(frame), "0001")
     log.add_step(
-        {
-            "instruction": "type 'hunter2 \"x\"' into the Password field",
-            "action": {"type": "type", "text": 'hunter2 "x"'},
-        }
+        StepRecord(
+            instruction="type 'hunter2 \"x\"' into the Password field",
+            action=Type(text='hunter2 "x"'),
+        )
     )
     log.finish("done", "ok")
     written = (log.dir / "steps.jsonl").read_text() + (log.dir / "run.json").read_text()
@@ -39,17 +39,17 @@ def test_typed_secrets_never_reach_the_log(tmp_path):
 
 
 def test_each_step_is_on_disk_as_soon_as_it_is_added(tmp_path):
-    log = RunLog(tmp_path, {"task": "click Save"})
-    record = log.add_step({"instruction": "click Save", "durations": {"act": 0.5}})
-    assert record["index"] == 1
+    log = RunLog(tmp_path, "click Save")
+    record = log.add_step(StepRecord(instruction="click Save", durations={"act": 0.5}))
+    assert record.index == 1
     info = json.loads((log.dir / "run.json").read_text())
     assert info["steps"] == 1 and info["outcome"] == "running"
     assert info["durations"]["act"] == 0.5
 
 
 def test_a_short_secret_is_redacted_where_it_stands_alone_only(tmp_path):
-    log = RunLog(tmp_path, {"task": "type 'x' into PIN"}, secrets=["x"])
-    log.add_step({"instruction": "type 'x' into PIN", "action": {"type": "type", "text": "x"}})
+    log = RunLog(tmp_path, "type 'x' into PIN", secrets=["x"])
+    log.add_step(StepRecord(instruction="type 'x' into PIN", action=Type(text="x")))
     written = json.loads((log.dir / "steps.jsonl").read_text())
     assert written["index"] == 1 and written["action"]["text"] == REDACTED
     assert written["instruction"] == f"type '{REDACTED}' into PIN"

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from clickwright.agent.events import OnStep
 from clickwright.agent.loop import run_task
 from clickwright.app.stop_hotkey import STOP_KEYS_LABEL, stop_hotkey
 
@@ -43,7 +44,7 @@ def test_hotkey_mid_run_stops_after_the_current_action(display, device, sample_a
             device,
             tmp_path / "runs",
             stop=stop,
-            on_step=lambda step: press_stop_keys(display.name),
+            observer=OnStep(lambda step: press_stop_keys(display.name)),
         )
     assert result.outcome == "stopped"
     assert result.steps == 1

@@ -61,8 +61,8 @@ def miniwob(
     from clickwright.app.bench import results
     from clickwright.app.bench.executors import run_local, run_ray
     from clickwright.app.bench.miniwob import EpisodeSpec, check_browser, check_tasks
-    from clickwright.app.cli import out as console
     from clickwright.app.cli import parse_role_flags
+    from clickwright.app.console import out as console
 
     if executor not in ("local", "ray"):
         raise ClickwrightError(f"unknown --executor {executor!r}", "use local or ray")

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clickwright.agent.demos import Demo, library_dir, list_demos, load_demo
+from clickwright.agent.demos.format import Demo, library_dir, list_demos, load_demo
 from clickwright.errors import ClickwrightError
 
 

@@ -20,9 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clickwright.app.panel.theme import Colours
-
-OUTCOME_COLOURS = {"done": "success", "running": "accent", "stopped": "warning"}
+from clickwright.app.panel.theme import TONE_COLOURS, Colours
+from clickwright.types import OUTCOME_TONE
 
 
 @dataclass(frozen=True)
@@ -103,7 +102,7 @@ class HistoryList(QWidget):
             item = QTreeWidgetItem([when, run.task, run.outcome, str(run.steps)])
             item.setToolTip(1, run.task)
             item.setToolTip(2, run.reason)
-            colour = getattr(self.colours, OUTCOME_COLOURS.get(run.outcome, "danger"))
+            colour = getattr(self.colours, TONE_COLOURS[OUTCOME_TONE.get(run.outcome, "bad")])
             item.setForeground(2, QColor(colour))
             item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.tree.addTopLevelItem(item)

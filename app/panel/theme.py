@@ -52,7 +52,8 @@ DARK = Colours(
     warning="#f0b13c",
     view="#121319",
 )
-VERDICT_COLOURS = {"success": "success", "unverified": "warning", "dry_run": "accent"}
+TONE_COLOURS = {"good": "success", "warn": "warning", "bad": "danger", "info": "accent"}
+"""The palette's four tones (`clickwright.types.STATUS_TONE`) as this theme's colours."""
 
 
 def pick(theme: str) -> Colours:

@@ -19,15 +19,14 @@ from PySide6.QtWidgets import (
 )
 
 from clickwright.app.panel.live_view import CLICK_COLOUR
-from clickwright.app.panel.theme import VERDICT_COLOURS, Colours
-from clickwright.app.report import describe_action
+from clickwright.app.panel.theme import TONE_COLOURS, Colours
+from clickwright.types import STATUS_TONE, StepRecord
 
 THUMB = QSize(112, 70)
 
 
 def step_title(step: dict[str, Any]) -> str:
-    action = step.get("action")
-    return describe_action(action, step.get("target")) if action else "nothing to do"
+    return StepRecord.model_validate(step).describe()
 
 
 def step_meta(step: dict[str, Any]) -> str:
@@ -92,7 +91,7 @@ class StepCard(QFrame):
         verdict = step.get("verdict", "")
         chip = QLabel(verdict.replace("_", " "))
         chip.setObjectName("chip")
-        colour = getattr(colours, VERDICT_COLOURS.get(verdict, "danger"))
+        colour = getattr(colours, TONE_COLOURS[STATUS_TONE.get(verdict, "bad")])
         chip.setStyleSheet(f"color: {colour}; border: 1px solid {colour};")
         bottom.addWidget(chip)
         text.addLayout(bottom)

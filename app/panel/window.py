@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from clickwright.agent.config import ModelSettings
-from clickwright.agent.demos import Demo
-from clickwright.agent.replay import replay_task
+from clickwright.agent.demos.format import Demo
+from clickwright.agent.demos.replay import replay_task
+from clickwright.agent.runlog import read_steps
 from clickwright.agent.safety import Risk
 from clickwright.agent.state import RunSettings
 from clickwright.app.panel.aside import Curtain, PanelAside
@@ -597,11 +598,7 @@ class MainWindow(QMainWindow):
         self.timeline.clearSelection()
 
     def show_past_run(self, run_dir: Path) -> None:
-        steps = []
-        with contextlib.suppress(OSError):
-            for line in (run_dir / "steps.jsonl").read_text(encoding="utf-8").splitlines():
-                with contextlib.suppress(ValueError):
-                    steps.append(json.loads(line))
+        steps = [step.to_json() for step in read_steps(run_dir)]
         self.timeline.show_run(steps, run_dir)
         self.empty_steps.setVisible(not steps)
         self.tabs.setCurrentIndex(0)

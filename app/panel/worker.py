@@ -8,27 +8,24 @@ whatever ends the run (done, stopped, a vanished device, a bug) arrives as `ende
 from __future__ import annotations
 
 import contextlib
-import json
 import traceback
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from clickwright.a11y import A11yNode
 from clickwright.agent.config import ModelSettings
-from clickwright.agent.demos import Demo
+from clickwright.agent.demos.format import Demo
+from clickwright.agent.demos.replay import replay_demo
+from clickwright.agent.events import RunObserver
 from clickwright.agent.loop import run_task
-from clickwright.agent.replay import replay_demo
 from clickwright.agent.state import RunSettings
 from clickwright.app.panel.control import RunControl
 from clickwright.app.panel.human import PanelHuman
-from clickwright.app.panel.watched import WatchedDevice
 from clickwright.devices.base import Device, Point
 from clickwright.errors import ClickwrightError
-from clickwright.types import Action, Frame, Screen
+from clickwright.types import Action, Frame, Screen, StepRecord
 
 
 @dataclass(frozen=True)
@@ -72,40 +69,28 @@ class RunWorker(QObject):
         self.control = control
         self.human = human
         control.on_hold = self.held.emit
-        self.device = WatchedDevice(request.device, self.frame_seen.emit, self._acting)
-        self.run_dir: Path | None = None
-        self._known = _folders(request.runs_dir)
-
-    def _stepped(self, step: dict[str, Any]) -> None:
-        if self.run_dir is None:
-            self.run_dir = _new_run(self.request.runs_dir, self._known, self.request.task)
-        self.step_done.emit(step, self.run_dir)
-
-    def _acting(self, action: Action, point: Point | None) -> None:
-        self.acting.emit(action, point)
-        self.control.acted()
+        self.observer = _Signals(self)
 
     @Slot()
     def run(self) -> None:
         r = self.request
-        parser = _Reporting(r.parser, self.screen_parsed.emit)
         try:
             if r.demo is not None:
                 result = replay_demo(
-                    r.demo, self.device, r.runs_dir, parser=parser, on_step=self._stepped,
-                    stop=self.control.stop_event,
+                    r.demo, r.device, r.runs_dir, r.settings, parser=r.parser,
+                    observer=self.observer, human=self.human, stop=self.control.stop_event,
                 )  # fmt: skip
             else:
                 result = run_task(
                     r.task,
-                    self.device,
+                    r.device,
                     r.runs_dir,
                     r.settings,
-                    parser=parser,
-                    on_step=self._stepped,
-                    stop=self.control.stop_event,
                     models=r.models,
+                    parser=r.parser,
+                    observer=self.observer,
                     human=self.human,
+                    stop=self.control.stop_event,
                     before_action=self.control.before_action,
                 )
             ended = Ended(result.outcome, result.reason, result.run_dir)
@@ -116,35 +101,25 @@ class RunWorker(QObject):
             ended = Ended("error", f"internal error: {exc!r} (details on the terminal)", None)
         finally:
             with contextlib.suppress(Exception):  # the device may be the thing that broke
-                self.device.close()
+                r.device.close()
         self.ended.emit(ended)
 
 
-def _folders(runs_dir: Path) -> set[str]:
-    return {p.name for p in runs_dir.iterdir()} if runs_dir.is_dir() else set()
+class _Signals(RunObserver):
+    """The run's events as the worker's signals, for the GUI thread."""
 
+    def __init__(self, worker: RunWorker) -> None:
+        self.worker = worker
 
-def _new_run(runs_dir: Path, known: set[str], task: str) -> Path | None:
-    """The folder this run writes to: the one that appeared since it started, for this task
-    (run_task tells its folder only when it returns)."""
-    for name in sorted(_folders(runs_dir) - known, reverse=True):
-        try:
-            info = json.loads((runs_dir / name / "run.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(info, dict) and info.get("task") == task:
-            return runs_dir / name
-    return None
+    def frame(self, frame: Frame) -> None:
+        self.worker.frame_seen.emit(frame)
 
+    def screen(self, screen: Screen) -> None:
+        self.worker.screen_parsed.emit(screen)
 
-class _Reporting:
-    """The parser, telling the panel about every screen it parsed."""
+    def action(self, action: Action, point: Point | None) -> None:
+        self.worker.acting.emit(action, point)
+        self.worker.control.acted()
 
-    def __init__(self, parser: Any, on_screen: Any) -> None:
-        self.parser = parser
-        self.on_screen = on_screen
-
-    def parse(self, frame: Frame, nodes: Sequence[A11yNode] | None = None) -> Screen:
-        screen = self.parser.parse(frame, nodes)
-        self.on_screen(screen)
-        return screen
+    def step(self, step: StepRecord, run_dir: Path) -> None:
+        self.worker.step_done.emit(step.to_json(), run_dir)

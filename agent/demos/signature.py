@@ -85,25 +85,6 @@ class Missing:
 # ---- taking a signature ---------------------------------------------------------------------
 
 
-def element_at(screen: Screen, point: tuple[int, int], scroll: bool = False) -> Element | None:
-    """The element a press at `point` hit: the smallest interactive one that contains it, else
-    the smallest of any kind (a container last unless `scroll`, where the pane is the target)."""
-    hit = [e for e in screen.elements if e.box.contains_point(*point)] or [
-        e
-        for e in screen.elements
-        if _distance_to(e.box, point) <= 4  # a press on an edge
-    ]
-    if not hit:
-        return None
-
-    def order(e: Element) -> tuple[int, int]:
-        if scroll:
-            return (0 if e.kind == "container" else 1, e.box.area)
-        return (0 if e.interactive else 1 if e.kind != "container" else 2, e.box.area)
-
-    return min(hit, key=order)
-
-
 def label_of(screen: Screen, element: Element) -> str:
     """A field's label: the parser's name for it, else the text just left of it or above it."""
     if element.name:
@@ -138,7 +119,7 @@ def take_signature(
     """The signature of what is at `point`, its picture (to be saved by the caller as
     `crop`), and the element itself when the parser saw one there."""
     width, height = screen.frame.size
-    element = element_at(screen, point, scroll)
+    element = screen.element_at(point, scroll)
     box = element.box if element is not None else Box(point[0] - 30, point[1] - 15, 60, 30)
     box = _clip(box, width, height)
     text = (element.text or element.name) if element is not None else ""
@@ -147,9 +128,9 @@ def take_signature(
     others = [
         e
         for e in screen.elements
-        if _shown(e) and e is not element and _distance_to(e.box, centre) < NEIGHBOUR_REACH
+        if _shown(e) and e is not element and e.box.distance_to(*centre) < NEIGHBOUR_REACH
     ]
-    others.sort(key=lambda e: _distance_to(e.box, centre))
+    others.sort(key=lambda e: e.box.distance_to(*centre))
     neighbours = tuple(
         Neighbour(text=_shown(e), dx=e.box.center[0] - centre[0], dy=e.box.center[1] - centre[1])
         for e in others[:NEIGHBOURS]
@@ -260,7 +241,7 @@ def _by_image(
     top = max(score for score, _ in matches)
     close = [(s, b) for s, b in matches if s >= top - 0.02]
     score, box = min(close, key=lambda m: _place_cost(m[1], signature, screen, expected))
-    element = element_at(screen, box.center)
+    element = screen.element_at(box.center)
     if element is not None and signature.words and (element.text or element.name):
         seen = max(
             text_similarity(signature.words, element.text),
@@ -279,7 +260,7 @@ def _by_neighbours(
     if expected is None:
         return None, "too few of its neighbouring texts agree on where it is"
     point = (round(expected[0]), round(expected[1]))
-    element = element_at(screen, point)
+    element = screen.element_at(point)
     if element is None or (element.kind == "container" and signature.kind != "container"):
         return None, f"nothing at the place its neighbours point to {point}"
     if signature.kind in INTERACTIVE_KINDS and not element.interactive:
@@ -347,13 +328,6 @@ def _shown(element: Element) -> str:
     """The words an element shows: its text, or an icon's name (a field's label is its own
     element already, so a field's name would count that text twice)."""
     return element.text or (element.name if element.kind == "icon" else "")
-
-
-def _distance_to(box: Box, point: tuple[float, float]) -> float:
-    x, y = point
-    dx = max(box.x - x, 0, x - box.right)
-    dy = max(box.y - y, 0, y - box.bottom)
-    return float(np.hypot(dx, dy))
 
 
 def _clip(box: Box, width: int, height: int) -> Box:

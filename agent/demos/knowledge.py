@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent.demos import Demo, DemoStep, fill, library_dir, list_demos, load_demo
+from clickwright.agent.demos.format import Demo, DemoStep, fill, library_dir, list_demos, load_demo
+from clickwright.agent.demos.replay import replay_demo
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.interpreter import Step, interpret
 from clickwright.errors import ClickwrightError
@@ -57,7 +58,6 @@ class Shortcut:
 
     def replay(self, device: Any, runs_dir: Path | str = "runs", **options: Any) -> Any:
         """Replay it (see `clickwright.agent.replay.replay_demo` for the options)."""
-        from clickwright.agent.replay import replay_demo
 
         return replay_demo(
             self.demo, device, runs_dir, self.params, only=(self.first, self.last), **options

@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 
 from clickwright.agent.critic import changed_regions
-from clickwright.agent.demos import (
+from clickwright.agent.demos.format import (
     Demo,
     DemoStep,
     DemoWriter,
@@ -34,9 +34,9 @@ from clickwright.agent.demos import (
     parameter_name,
     words_for,
 )
+from clickwright.agent.demos.signature import Signature, take_signature
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.runlog import looks_secret
-from clickwright.agent.signature import Signature, take_signature
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.devices.input_events import InputEvent
 from clickwright.errors import DemoError

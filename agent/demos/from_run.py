@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from clickwright.agent.demos import (
+from clickwright.agent.demos.format import (
     Demo,
     DemoStep,
     DemoWriter,
@@ -25,9 +25,9 @@ from clickwright.agent.demos import (
     parameter_name,
     words_for,
 )
-from clickwright.agent.recorder import effect_between
+from clickwright.agent.demos.recorder import effect_between
+from clickwright.agent.demos.signature import Signature, take_signature
 from clickwright.agent.runlog import REDACTED
-from clickwright.agent.signature import Signature, take_signature
 from clickwright.errors import ClickwrightError, DemoError
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Element, Frame, Screen, Target, parse_action

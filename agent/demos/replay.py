@@ -11,57 +11,41 @@ or, with `repair`, is handed to the agent in words ("click 'Save'") and the repl
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
-from clickwright.agent.critic import Expectation, changed_regions, expectation_for, judge
-from clickwright.agent.demos import Demo, DemoStep, fill
-from clickwright.agent.grounding import text_similarity
+from clickwright.agent.critic import Expectation, Verdict, changed_regions, expectation_for, judge
+from clickwright.agent.demos.format import Demo, DemoStep, fill
+from clickwright.agent.demos.signature import Found, Missing, Signature, locate
+from clickwright.agent.events import Outcome, RunObserver, RunResult
+from clickwright.agent.executor import Aim, Executor, Purpose
 from clickwright.agent.runlog import RunLog
-from clickwright.agent.signature import Found, Missing, Signature, locate
+from clickwright.agent.safety import Consent, Human
 from clickwright.agent.state import RunSettings, RunState, Stopped
 from clickwright.devices.base import Device
+from clickwright.errors import ClickwrightError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Box, Screen, Target, action_to_json
+from clickwright.types import Action, Box, Screen, Target
 
 T = TypeVar("T")
-VISIBLE = 85.0  # text similarity at which a recorded text counts as on screen
 
 
-@dataclass(frozen=True)
-class ReplaySettings:
-    timeout: float = 10.0
-    """Seconds to wait for a target to appear, or for a step's effect to show."""
-    speed: float = 0.0
-    """0: as fast as the screen settles; 1: the recorded person's pace; 2: twice as fast."""
-    repair: bool = False
-    """Let the agent carry out a step that cannot be found or checked, then go on."""
-    settle_timeout: float = 5.0
-    accessibility: bool = True
-
-
-@dataclass(frozen=True)
-class ReplayResult:
-    outcome: Literal["done", "failed", "stopped"]
-    reason: str
-    run_dir: Path
-    steps: int
-    """Steps carried out (repaired ones included)."""
-    failed_step: int | None = None
-    repaired: tuple[int, ...] = ()
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome == "done"
+Repair = Callable[[str, Path], RunResult]
+"""Hands a step in words to the agent: (task, runs folder) -> the agent's run."""
 
 
 class NotReplayed(Exception):
     """A step whose target is not on screen, or whose effect did not show."""
+
+    def __init__(self, problem: str, recorded: bool = False) -> None:
+        super().__init__(problem)
+        self.recorded = recorded
+        """The step's record already says so (it acted, and the effect did not show)."""
 
 
 def replay_task(demo: Demo) -> str:
@@ -73,107 +57,120 @@ def replay_demo(
     demo: Demo,
     device: Device,
     runs_dir: Path | str = "runs",
+    settings: RunSettings | None = None,
+    *,
     params: dict[str, str] | None = None,
-    settings: ReplaySettings | None = None,
-    parser: ScreenParser | None = None,
-    on_step: Callable[[dict[str, Any]], None] | None = None,
-    stop: threading.Event | None = None,
+    task: str = "",
+    speed: float = 0.0,
+    repair: Repair | None = None,
     only: tuple[int, int] | None = None,
-) -> ReplayResult:
+    parser: ScreenParser | None = None,
+    observer: RunObserver | None = None,
+    human: Human | None = None,
+    stop: threading.Event | None = None,
+) -> RunResult:
     """Replay `demo` (steps `only`=(first, last), numbered from 1, when given) with `params`
-    over the recorded values. A missing or unknown parameter raises DemoError first."""
-    settings = settings or ReplaySettings()
-    values = demo.parameters(params or {})
+    over the recorded values, each step through the executor: a risky step that neither `task`
+    nor the given values name waits for approval like any other. `speed` 0 goes as fast as the
+    screen settles, 1 at the recorded pace; `repair` lets the agent carry out a step that
+    cannot be found or checked. A missing or unknown parameter raises DemoError first."""
+    settings = settings or RunSettings()
+    observer = observer or RunObserver()
+    given = params or {}
+    values = demo.parameters(given)
     first, last = only or (1, len(demo.steps))
     chosen = list(enumerate(demo.steps, 1))[first - 1 : last]
     log = RunLog(
         Path(runs_dir),
-        {
-            "task": replay_task(demo),
-            "device": device.describe(),
-            "planner": "replay",
-            "demo": {"name": demo.name, "dir": str(demo.dir), "steps": [first, last]},
-            "settings": {
-                "timeout": settings.timeout,
-                "speed": settings.speed,
-                "repair": settings.repair,
-            },
-        },
+        replay_task(demo),
         secrets=demo.secrets(values),
+        device=device.describe(),
+        planner="replay",
+        demo={"name": demo.name, "dir": str(demo.dir), "steps": [first, last]},
+        settings={
+            "timeout": settings.wait_timeout,
+            "speed": speed,
+            "repair": repair is not None,
+            "approve_risky": settings.approve_risky,
+        },
     )
-
-    def shown(step: dict[str, Any]) -> None:  # what is shown is redacted like what is written
-        if on_step is not None:
-            on_step(log.redact(step))
-
     state = RunState(
-        task=f"replay {demo.name}",
+        task=task or replay_task(demo),
         device=device,
         parser=parser or ScreenParser(),
         log=log,
-        settings=RunSettings(
-            max_steps=len(chosen) + 1,
-            settle_timeout=settings.settle_timeout,
-            accessibility=settings.accessibility,
-        ),
-        on_step=shown,
+        settings=replace(settings, max_steps=max(settings.max_steps, 2 * len(chosen) + 1)),
+        observer=observer,
         stop=stop or threading.Event(),
+        consent=Consent(task, tuple(given.values())),
     )
-    player = _Player(demo, state, values, settings)
+    if human is not None:
+        state.human = human
+    observer.started(log.dir, log.record)
+    player = _Player(demo, state, values, settings.wait_timeout)
     started = time.monotonic()
     repaired: list[int] = []
     done = 0
-    outcome: Literal["done", "failed", "stopped"] = "done"
-    reason, failed = f"replayed {len(chosen)} step(s)", None
+    outcome: Outcome = "error"
+    reason, failed = "internal error", None
     try:
         for number, step in chosen:
-            player.pace(started, step.time - chosen[0][1].time)
+            player.pace(started, step.time - chosen[0][1].time, speed)
             try:
                 player.carry_out(number, step)
             except NotReplayed as exc:
                 problem = f"step {number} of {len(demo.steps)}, {step.words!r}: {exc}"
-                if not settings.repair:
-                    player.record_failure(number, step, problem)
+                if repair is None:
+                    if not exc.recorded:
+                        player.record_failure(number, step, problem)
                     raise NotReplayed(problem) from None
-                if not player.repair(number, step, problem):
+                if not player.repair(number, step, problem, repair):
                     raise NotReplayed(problem + "; the agent could not repair it either") from None
                 repaired.append(number)
             done += 1
+        outcome, reason = "done", f"replayed {len(chosen)} step(s)"
         if repaired:
             reason += (
                 f", {len(repaired)} repaired by the agent (step {', '.join(map(str, repaired))})"
             )
     except NotReplayed as exc:
         outcome, reason, failed = "failed", str(exc), chosen[done][0]
-    except (KeyboardInterrupt, Stopped):
-        outcome, reason = "stopped", "stopped by the user"
+    except (KeyboardInterrupt, Stopped) as exc:
+        outcome, reason = "stopped", str(exc) or "stopped by the user"
+        failed = chosen[done][0] if done < len(chosen) else None
+    except ClickwrightError as exc:
+        outcome, reason, failed = "error", str(exc), chosen[done][0] if done < len(chosen) else None
     finally:
-        log.info["seconds"] = round(time.monotonic() - started, 3)
-        log.info["recorded_seconds"] = demo.info.duration
+        log.record.seconds = round(time.monotonic() - started, 3)
+        log.record.recorded_seconds = demo.info.duration
         log.finish(outcome, reason)
-    return ReplayResult(
-        outcome, reason, log.dir, done, failed, tuple(repaired), time.monotonic() - started
-    )
+    result = RunResult(
+        outcome, reason, log.dir, done, log.record.usage, failed, tuple(repaired),
+        log.record.seconds or 0.0,
+    )  # fmt: skip
+    observer.ended(result)
+    return result
 
 
 class _Player:
     def __init__(
-        self, demo: Demo, state: RunState, values: dict[str, str], settings: ReplaySettings
+        self, demo: Demo, state: RunState, values: dict[str, str], timeout: float
     ) -> None:
-        self.demo, self.state, self.values, self.settings = demo, state, values, settings
+        self.demo, self.state, self.values, self.timeout = demo, state, values, timeout
+        self.executor = Executor(state)
 
-    def pace(self, started: float, offset: float) -> None:
+    def pace(self, started: float, offset: float, speed: float) -> None:
         """With a speed, never run ahead of the person's pace scaled by it."""
-        if self.settings.speed <= 0:
+        if speed <= 0 or not math.isfinite(offset):
             return
-        due = started + offset / self.settings.speed
+        due = started + offset / speed
         while (left := due - time.monotonic()) > 0:
             if self.state.stop.wait(min(left, 0.1)):
                 raise Stopped("stopped by the user")
 
     def carry_out(self, number: int, step: DemoStep) -> None:
         state = self.state
-        before = state.screen or self.state.observe()  # the last step's check waited for stillness
+        before = state.screen or state.observe()  # the last step's check waited for stillness
         started = time.perf_counter()
         action = self._filled(step.action)
         found = to = None
@@ -181,35 +178,25 @@ class _Player:
         aim = _aim_of(step.action)
         if step.target is not None or aim is not None:
             found = self._find(step.target, aim)  # for a wait, waiting is all there is to do
-            before, point = self.state.screen or before, found.point
+            before, point = state.screen or before, found.point
         if step.action.type == "drag":
             to = self._find(step.to, step.action.to)
-            before, end = self.state.screen or before, to.point
-        decided = time.perf_counter()
-        state.check_budget()
-        state.device.perform(action, point, end)
-        acted = time.perf_counter()
-        after, why = self._verify(step, action, before, found)
+            before, end = state.screen or before, to.point
         element = found.element if found else None
-        record = {
-            "instruction": step.words,
-            "thought": f"found by {found.by}: {found.why}" if found else "no target to find",
-            "action": action_to_json(action),
-            "target": element.to_json() if element else None,
-            "candidates": [],
-            "attempt": 1,
-            "point": list(point) if point else None,
-            "verdict": "success",
-            "verdict_reason": why,
-            "demo_step": number,
-            "found_by": found.by if found else None,
-            "durations": {
-                "decide": round(decided - started, 4),
-                "act": round(acted - decided, 4),
-                "verify": round(time.perf_counter() - acted, 4),
-            },
-        }
-        state.record(record, before, after)
+        done = self.executor.act(
+            action,
+            Aim(point, end, element, found.by if found else ""),
+            before,
+            lambda screen: self._verify(step, action, screen, found),
+            Purpose(
+                step.words,
+                f"found by {found.by}: {found.why}" if found else "no target to find",
+                {"demo_step": number},
+            ),
+            time.perf_counter() - started,
+        )
+        if done.verdict.status == "retry":
+            raise NotReplayed(done.verdict.reason, recorded=True)
 
     def _filled(self, action: Action) -> Action:
         if action.type == "type":
@@ -233,7 +220,7 @@ class _Player:
             return result
         last = locate(signature, self.state.screen or self.state.observe(), crop)
         why = last.reason if isinstance(last, Missing) else "it vanished"
-        raise NotReplayed(f"not found within {self.settings.timeout:g} s ({why})")
+        raise NotReplayed(f"not found within {self.timeout:g} s ({why})")
 
     def _recorded_point(self, target: Target | None) -> Found:
         """A step recorded only as a point (nothing there had words or a picture): the same
@@ -249,10 +236,10 @@ class _Player:
 
     def _verify(
         self, step: DemoStep, action: Action, before: Screen, found: Found | None
-    ) -> tuple[Screen, str]:
-        """Wait for the recorded effect; NotReplayed when it does not show in time."""
+    ) -> tuple[Screen, Verdict]:
+        """Wait for the recorded effect, up to the timeout."""
         if action.type == "wait":
-            return before, "it is on screen"
+            return before, Verdict("success", "it is on screen")
         secret = any(self.demo.info.parameters[p].secret for p in step.placeholders())
         element = found.element if found else None
         expect = Expectation("change") if secret else expectation_for(action, element)
@@ -264,13 +251,14 @@ class _Player:
             return why
 
         why = self._poll(check, first=self.state.observe())
+        after = self.state.screen or before
         if why is None:
-            raise NotReplayed(f"it was done, but {last[0]}")
-        return self.state.screen or before, why
+            return after, Verdict("retry", f"it was done, but {last[0]}")
+        return after, Verdict("success", why)
 
     def _poll(self, probe: Callable[[Screen], T | None], first: Screen | None = None) -> T | None:
         """`probe` on still screens until it gives something or the timeout passes."""
-        deadline = time.monotonic() + self.settings.timeout
+        deadline = time.monotonic() + self.timeout
         screen = first or self.state.screen or self.state.observe()
         while True:
             result = probe(screen)
@@ -281,47 +269,29 @@ class _Player:
     def record_failure(self, number: int, step: DemoStep, problem: str) -> None:
         """The step that stopped the replay, with the screen as it is now, for the report."""
         screen = self.state.screen or self.state.observe()
-        self.state.record(_unacted(step, number, "failed", problem), screen, None)
+        self.executor.record(
+            None, None, screen, None, Verdict("retry", problem),
+            Purpose(step.words, "", {"demo_step": number}), status="failed",
+        )  # fmt: skip
 
-    def repair(self, number: int, step: DemoStep, problem: str) -> bool:
+    def repair(self, number: int, step: DemoStep, problem: str, repair: Repair) -> bool:
         """Hand the step, in words, to the agent; its run is logged beside the replay."""
-        from clickwright.agent.loop import run_task
-
         state = self.state
         task = fill(step.words, self.values)
-        result = run_task(
-            task, state.device, state.log.dir / "repairs", parser=state.parser, stop=state.stop
-        )
+        result = repair(task, state.log.dir / "repairs")
         if result.outcome == "stopped":
-            raise Stopped("stopped by the user")
-        before = state.screen or self.state.observe()
-        after = self.state.observe()
-        verdict = "success" if result.ok else "failed"
+            raise Stopped(result.reason)
+        before = state.screen or state.observe()
+        after = state.observe()
         how = "repaired by the agent" if result.ok else "the agent could not repair it"
-        record = _unacted(step, number, verdict, f"{how}: {result.reason}")
-        record.update(
-            thought=f"could not replay it ({problem}); asked the agent to '{step.words}'",
-            repaired=True,
-            repair_run=str(result.run_dir),
+        purpose = Purpose(
+            step.words,
+            f"could not replay it ({problem}); asked the agent to '{step.words}'",
+            {"demo_step": number, "repair_run": str(result.run_dir)},
         )
-        state.record(record, before, after)
+        verdict = Verdict("success" if result.ok else "failed", f"{how}: {result.reason}")
+        self.executor.record(None, None, before, after, verdict, purpose)
         return result.ok
-
-
-def _unacted(step: DemoStep, number: int, verdict: str, reason: str) -> dict[str, Any]:
-    """A log record for a step the replay itself did not act on."""
-    return {
-        "instruction": step.words,
-        "thought": "",
-        "action": None,
-        "target": None,
-        "candidates": [],
-        "attempt": 1,
-        "point": None,
-        "verdict": verdict,
-        "verdict_reason": reason,
-        "demo_step": number,
-    }
 
 
 def _effect_shown(
@@ -335,10 +305,10 @@ def _effect_shown(
         return None, f"{expect.describe()} did not happen ({verdict.reason})"
     effect = step.effect
     for text in effect.appeared:
-        if _visible(after, text) and not _visible(before, text):
+        if after.shows(text) and not before.shows(text):
             return f"'{text}' appeared, as when recorded", ""
     for text in effect.gone:
-        if _visible(before, text) and not _visible(after, text):
+        if before.shows(text) and not after.shows(text):
             return f"'{text}' went away, as when recorded", ""
     changed = bool(changed_regions(before.frame, after.frame))
     if effect.appeared or effect.gone:
@@ -350,10 +320,6 @@ def _effect_shown(
     if changed or not effect.changed:
         return ("the screen changed" if changed else "nothing changed, as when recorded"), ""
     return None, "nothing changed on screen"
-
-
-def _visible(screen: Screen, text: str) -> bool:
-    return any(text_similarity(text, t) >= VISIBLE for t in screen.texts())
 
 
 def _found_or_none(result: Found | Missing) -> Found | None:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from clickwright.agent.signature import Signature
+from clickwright.agent.demos.signature import Signature
 from clickwright.errors import ActionError, DemoError
 from clickwright.types import Action, action_to_json
 
@@ -330,7 +330,8 @@ def _field(loc: tuple[int | str, ...], data: Any) -> str:
         last = index == len(loc) - 1
         if isinstance(part, str) and isinstance(node, dict) and part not in node and not last:
             continue  # a union member's name, not a key of the JSON
-        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+        name = part if isinstance(part, int) or part.isprintable() else repr(part)
+        path += f"[{name}]" if isinstance(part, int) else f".{name}"
         if isinstance(node, dict):
             node = node.get(part)
         elif isinstance(node, list) and isinstance(part, int) and part < len(node):

@@ -1,0 +1,160 @@
+"""The one place that acts: approve, act through the device, wait for a still screen, judge the
+effect, record the step.
+
+The offline actor, the model loop, replay and the script API all hand their resolved action
+here, so every way in gets the same approval policy, the same waiting, the same critic and the
+same step record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clickwright.agent.critic import Expectation, Verdict, judge
+from clickwright.agent.state import RunState, contained
+from clickwright.errors import ActionError
+from clickwright.types import Action, Box, Element, Screen, StepRecord
+
+Point = tuple[int, int]
+Judge = Callable[[Screen, Screen, Expectation, Action, Sequence[Box], str], Verdict]
+Verify = Callable[[Screen], tuple[Screen, Verdict]]
+"""A check of its own (replay waits for the recorded effect): the screen before -> the screen
+after and the verdict."""
+
+
+def offline_judge(
+    before: Screen,
+    after: Screen,
+    expect: Expectation,
+    action: Action,
+    ignore: Sequence[Box] = (),
+    expected: str = "",
+) -> Verdict:
+    return judge(before, after, expect, ignore)
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Where an action acts, resolved on the screen before it: the point (and a drag's end),
+    the element there, and how it was found."""
+
+    point: Point | None = None
+    end: Point | None = None
+    element: Element | None = None
+    how: str = ""
+
+
+@dataclass(frozen=True)
+class Done:
+    after: Screen | None
+    verdict: Verdict
+    step: StepRecord
+
+
+@dataclass
+class Purpose:
+    """What the record says beside the action: the instruction it serves, the reasoning, and
+    anything a caller adds (candidates tried, the demo step, a model's expectation)."""
+
+    instruction: str
+    thought: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+CHANGE = Expectation("change")
+
+
+class Executor:
+    def __init__(self, state: RunState, judge: Judge = offline_judge) -> None:
+        self.state = state
+        self.judge = judge
+
+    def act(
+        self,
+        action: Action,
+        aim: Aim,
+        before: Screen,
+        expect: Expectation | Verify,
+        purpose: Purpose,
+        decided: float = 0.0,
+    ) -> Done:
+        """Carry out `action`; a device that refuses it gives a `retry` verdict. `decided` is
+        the seconds spent choosing it, for the record's timings."""
+        state = self.state
+        state.check_budget()
+        if state.settings.dry_run:
+            verdict = Verdict("unverified", "dry run: nothing was done")
+            return Done(None, verdict, self.record(action, aim, before, None, verdict, purpose,
+                                                   status="planned"))  # fmt: skip
+        approval = state.approve(action, aim.element)
+        state.note_volatile(before)
+        state.observer.action(action, aim.point)
+        started = time.perf_counter()
+        try:
+            contained(
+                f"carry out {action.type}",
+                state.device.kind,
+                lambda: state.device.perform(action, aim.point, aim.end),
+            )
+        except ActionError as error:
+            verdict = Verdict("retry", str(error))
+            return Done(None, verdict, self.record(action, aim, before, None, verdict, purpose))
+        acted = time.perf_counter()
+        if callable(expect):
+            after, verdict = expect(before)
+        else:
+            after = state.observe()
+            hint = str(purpose.fields.get("expect") or "")
+            verdict = self.judge(before, after, expect, action, state.volatile, hint)
+        timings = {
+            "decide": round(decided, 4),
+            "act": round(acted - started, 4),
+            "verify": round(time.perf_counter() - acted, 4),
+        }
+        record = self.record(action, aim, before, after, verdict, purpose, approval, timings)
+        return Done(after, verdict, record)
+
+    def record(
+        self,
+        action: Action | None,
+        aim: Aim | None,
+        before: Screen,
+        after: Screen | None,
+        verdict: Verdict,
+        purpose: Purpose,
+        approval: str = "",
+        durations: dict[str, float] | None = None,
+        status: str | None = None,
+    ) -> StepRecord:
+        """Write a step, also one that did not act (nothing to do, a target not found)."""
+        element = aim.element if aim else None
+        record = StepRecord(
+            instruction=purpose.instruction,
+            thought=purpose.thought,
+            action=action,
+            target=element.to_json() if element is not None else None,
+            point=aim.point if aim else None,
+            grounded=aim.how if aim else "",
+            verdict=status or verdict.status,  # type: ignore[arg-type]
+            verdict_reason=verdict.reason,
+            approval=approval,
+            durations=durations or {},
+            **purpose.fields,
+        )
+        return self.state.record(record, before, after)
+
+
+def wait_for_text(
+    state: RunState, text: str, timeout: float, before: Screen
+) -> tuple[Screen, Verdict]:
+    """Still screens until `text` shows, up to `timeout` seconds (a dry run looks once)."""
+    deadline = time.monotonic() + timeout
+    screen = before
+    while not screen.shows(text):
+        if time.monotonic() >= deadline or state.settings.dry_run:
+            return screen, Verdict("retry", f"'{text}' did not appear within {timeout:g} s")
+        screen = state.observe()
+    return screen, Verdict("success", f"'{text}' is visible")

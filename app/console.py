@@ -1,0 +1,48 @@
+"""What the commands print: the consoles, one line per step, and a run's last lines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from clickwright.agent.events import RunObserver
+from clickwright.types import OUTCOME_TONE, STATUS_TONE, StepRecord
+
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False)
+TONE_STYLE = {"good": "green", "warn": "yellow", "bad": "red", "info": "cyan"}
+
+
+def print_step(step: StepRecord, run_dir: Path | None = None) -> None:
+    """One line per step, as written to the log (secrets redacted)."""
+    style = TONE_STYLE[STATUS_TONE[step.verdict]]
+    attempt = f" (attempt {step.attempt})" if step.attempt > 1 else ""
+    out.print(
+        f"  {step.index:>3}. {escape(step.describe())}{attempt} [{style}]{step.verdict}[/] — "
+        f"{escape(step.verdict_reason)}"
+    )
+
+
+class Printer(RunObserver):
+    """The terminal's view of a run: one line per step."""
+
+    def step(self, step: StepRecord, run_dir: Path) -> None:
+        print_step(step, run_dir)
+
+
+def outcome_line(outcome: str, reason: str) -> str:
+    style = TONE_STYLE[OUTCOME_TONE.get(outcome, "bad")]
+    return f"[{style}]{outcome}[/]: {escape(reason)}"
+
+
+def usage_line(usage: dict[str, Any]) -> str:
+    cost = usage.get("cost")
+    spent = "cost unknown" if cost is None else f"${cost:.4f}"
+    return (
+        f"models: {usage['calls']} call(s), {usage['input_tokens']} tokens in, "
+        f"{usage['output_tokens']} out, {spent}"
+    )

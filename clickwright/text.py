@@ -1,0 +1,34 @@
+"""Matching what a person names against what the screen shows (OCR drops and confuses
+characters, so every comparison is fuzzy and case-, accent- and punctuation-insensitive)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rapidfuzz import fuzz
+
+VISIBLE = 85.0
+"""Similarity at which a named text counts as shown on screen."""
+
+
+def normalize(text: str) -> str:
+    """Case-, accent- and punctuation-insensitive form for matching OCR output."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[^\w@.+-]+", " ", text.lower())
+    return re.sub(r"\s+", " ", text).strip(" .")
+
+
+def text_similarity(wanted: str, seen: str) -> float:
+    """0-100: how well an element's text matches what the user named."""
+    a, b = normalize(wanted), normalize(seen)
+    if not a or not b:
+        return 0.0
+    if a == b:
+        return 100.0
+    whole = fuzz.ratio(a, b)
+    if len(b) > len(a):
+        # "Save" inside "Save changes": good, but worse than an exact label.
+        whole = max(whole, fuzz.partial_ratio(a, b) * (0.75 + 0.2 * len(a) / len(b)))
+    return float(whole)

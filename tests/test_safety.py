@@ -1,0 +1,50 @@
+"""One approval policy: what the task names is consented; risky actions nobody named wait."""
+
+from __future__ import annotations
+
+import pytest
+
+from clickwright.agent.safety import Consent, risk_of
+from clickwright.types import Box, Click, Element, Hotkey, Launch, Target, Type
+
+SUBMIT = Element(1, Box(0, 0, 80, 20), "button", "Submit", interactive=True)
+DELETE = Element(2, Box(0, 0, 80, 20), "button", "Delete customer", interactive=True)
+PASSWORD = Element(3, Box(0, 0, 80, 20), "input", "", interactive=True, name="Password:")
+CLICK = Click(target=Target(id=1))
+
+
+@pytest.mark.parametrize(
+    ("task", "element", "consented"),
+    [
+        ("Type Ada into Name and click Submit", SUBMIT, True),
+        ("fill in the form and submit", SUBMIT, True),
+        ("Delete the customer Ada", DELETE, True),
+        ("delete this customer", DELETE, True),
+        ("Add a customer called Ada", DELETE, False),
+        ("click Save", SUBMIT, False),
+        ("", DELETE, False),
+    ],
+)
+def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
+    risk = risk_of(CLICK, element)
+    assert risk is not None
+    assert Consent(task).covers(risk) is consented
+
+
+def test_a_secret_the_task_gives_is_consented_and_no_other():
+    typed = Type(text="hunter2", target=Target(id=3))
+    risk = risk_of(typed, PASSWORD)
+    assert risk is not None
+    assert Consent("log in with the password hunter2").covers(risk)
+    assert not Consent("log in").covers(risk)
+    assert Consent("replay login", values=("hunter2",)).covers(risk)
+
+
+def test_keys_and_commands_are_consented_only_when_named():
+    keys = risk_of(Hotkey(keys=("shift", "delete")), None)
+    assert keys is not None
+    assert Consent("select the file and press Shift+Delete").covers(keys)
+    assert not Consent("select the file").covers(keys)
+    launch = risk_of(Launch(app="touch /tmp/x"), None)
+    assert launch is not None and "touch /tmp/x" in launch.why
+    assert not Consent("click Subscribe to newsletter").covers(launch)
