@@ -1,5 +1,9 @@
 # One command sets up and runs the offline demo; one sets up and runs the tests.
 PYTHON ?= python3
+SHELL := /bin/bash
+# pip warns once per package about find-links folders a machine's pip config names but lacks;
+# they say nothing about clickwright, so they are left out of what a person reads.
+QUIET_PIP := 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 VENV := .venv
 PY := $(VENV)/bin/python
 DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1 libfontconfig1 \
@@ -24,10 +28,11 @@ bench: venv
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml .system-deps
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,api,torch,models,bench]'
-	touch $@
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "installing clickwright and its Python packages into $(VENV) (a few minutes the first time)"
+	@set -o pipefail; $(PY) -m pip install -q --upgrade pip $(QUIET_PIP)
+	@set -o pipefail; $(PY) -m pip install -q -e '.[test,api,torch,models,bench]' $(QUIET_PIP)
+	@touch $@
 
 system-deps: .system-deps
 
@@ -35,7 +40,9 @@ system-deps: .system-deps
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -z "$$missing" ]; then touch $@; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing && touch $@; \
+		echo "installing Debian packages:" $$missing; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; } \
+			> .apt.log 2>&1 || { cat .apt.log; exit 1; }; touch $@; \
 	else \
 		echo "clickwright needs Debian packages: sudo apt-get install -y $$missing"; exit 2; \
 	fi
