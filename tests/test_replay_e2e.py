@@ -17,6 +17,7 @@ from conftest import run_cli
 from sample_app_driver import (
     SECRET,
     Recording,
+    SampleApp,
     record_customer,
     start_sample_app,
     wait_for_file,
@@ -299,3 +300,56 @@ def test_an_agent_run_becomes_a_demonstration_that_replays(display, device, pars
     finally:
         app.close()
         wait_until_stable(device, timeout=5)
+
+
+def test_a_risky_step_the_task_did_not_name_waits_for_approval_in_replays(
+    display, device, parser, tmp_path
+):
+    """One policy for runs and replays: a demonstration's 'Delete customer' stops a headless
+    replay (and a --use-demos run whose task does not name it) until --yes."""
+    from clickwright.agent.demos.from_run import demo_from_run
+
+    demos = tmp_path / "demos"
+    (tmp_path / "first").mkdir()
+    app = start_sample_app(display, device, tmp_path / "first")
+    try:  # the task names the button, so the run itself needs no approval
+        run = run_task(
+            "Type 'Ada' into the Name field, then click Delete customer",
+            device,
+            tmp_path / "runs",
+            parser=parser,
+        )
+    finally:
+        app.close()
+        wait_until_stable(device, timeout=5)
+    assert run.ok, run.reason
+    demo_from_run(run.run_dir, DemoWriter(demos, "remove"))
+
+    def attempt(name: str, *args: str) -> tuple[dict, SampleApp]:
+        (tmp_path / name).mkdir()
+        app = start_sample_app(display, device, tmp_path / name)
+        try:
+            result = run_cli(*args, "--display", display.name, "--demos-dir", str(demos),
+                             "--runs-dir", str(tmp_path / "runs"), "--json")  # fmt: skip
+        finally:
+            app.close()
+            wait_until_stable(device, timeout=5)
+        assert "Traceback" not in result.stderr
+        return json.loads(result.stdout.strip().splitlines()[-1]), app
+
+    summary, app = attempt("replay", "replay", "remove")
+    assert summary["outcome"] == "stopped" and "not approved" in summary["reason"]
+    assert "Delete customer" in summary["reason"] and not app.state_file.exists()
+
+    summary, app = attempt("replay-yes", "replay", "remove", "--yes")
+    assert summary["outcome"] == "done", summary
+    assert app.state()["saved_via"] == "delete"
+
+    task = "Type 'Grace' into the Name field, then click Delete customers"
+    summary, app = attempt("use-demos", "run", task, "--use-demos")
+    assert summary["outcome"] == "stopped" and "not approved" in summary["reason"]
+    assert not app.state_file.exists()
+
+    summary, app = attempt("use-demos-yes", "run", task, "--use-demos", "--yes")
+    assert summary["outcome"] == "done", summary
+    assert (app.state()["name"], app.state()["saved_via"]) == ("Grace", "delete")

@@ -27,10 +27,10 @@ from clickwright.agent.demos.format import (
 )
 from clickwright.agent.demos.recorder import effect_between
 from clickwright.agent.demos.signature import Signature, take_signature
-from clickwright.agent.runlog import REDACTED
+from clickwright.agent.runlog import REDACTED, read_run, read_steps
 from clickwright.errors import ClickwrightError, DemoError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Box, Element, Frame, Screen, Target, parse_action
+from clickwright.types import Action, Box, Element, Frame, Screen, StepRecord, Target
 
 KEPT_VERDICTS = ("success", "unverified")
 SKIPPED_ACTIONS = ("done", "fail", "ask_user")
@@ -49,28 +49,30 @@ def run_folder(run: str, runs_dir: Path) -> Path:
 
 def demo_from_run(folder: Path, writer: DemoWriter, description: str = "") -> Demo:
     """Write the run in `folder` as a demonstration; only a finished (done) run qualifies."""
-    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    if run.get("outcome") != "done":
+    run = read_run(folder)
+    if run is None:
+        raise DemoError(f"run {folder.name} has no readable run.json", "it was cut off or damaged")
+    if run.outcome != "done":
         raise DemoError(
-            f"run {folder.name} ended '{run.get('outcome')}': {run.get('reason', '')}",
+            f"run {folder.name} ended '{run.outcome}': {run.reason}",
             "only a run that finished its task makes a demonstration",
         )
-    records = _kept(_read_steps(folder / "steps.jsonl"))
+    records = _kept(read_steps(folder))
     if not records:
         raise DemoError(f"run {folder.name} has no step that acted", "nothing to demonstrate")
     screens = [_screen(folder, record) for record in records]
     end = _end_screen(folder, records[-1])
-    started = float(records[0].get("time") or 0.0)
+    started = records[0].time
     steps: list[DemoStep] = []
     parameters: dict[str, Parameter] = {}
     for index, (record, before) in enumerate(zip(records, screens, strict=True)):
         after = screens[index + 1] if index + 1 < len(screens) else end
         name = f"{index + 1:04d}"
-        action = parse_action(record["action"])
+        action = record.action
+        assert action is not None  # _kept keeps steps that acted
         target = to = None
-        point = record.get("point")
-        if point is not None:
-            target = _sign(before, tuple(point), writer, name, action.type == "scroll")
+        if record.point is not None:
+            target = _sign(before, record.point, writer, name, action.type == "scroll")
         if action.type == "drag":
             to_element = _element_by_id(before, getattr(action.to, "id", None))
             if to_element is not None:
@@ -91,68 +93,56 @@ def demo_from_run(folder: Path, writer: DemoWriter, description: str = "") -> De
                 target=target,
                 to=to,
                 frame=writer.image("frames", name, before.frame.pixels),
-                time=round(max(float(record.get("time") or started) - started, 0.0), 3),
+                time=round(max((record.time or started) - started, 0.0), 3),
                 effect=effect_between(before, after, "" if typed == REDACTED else typed),
             )
         )
     writer.image("frames", "end", end.frame.pixels)
     afters = [s.frame for s in steps[1:]] + ["frames/end.png"]
     steps = [s.model_copy(update={"after": a}) for s, a in zip(steps, afters, strict=True)]
-    device = run.get("device") if isinstance(run.get("device"), dict) else {}
     info = new_info(
         writer.folder.name,
-        description or str(run.get("task", "")),
-        f"{device.get('kind', 'desktop')}/{sys.platform}",
+        description or run.task,
+        f"{run.device.get('kind', 'desktop')}/{sys.platform}",
         screens[0].frame.size,
         parameters=parameters,
         source="run",
-        duration=round(max(float(run.get("ended") or 0) - float(run.get("started") or 0), 0.0), 3),
+        duration=round(max((run.ended or 0.0) - run.started, 0.0), 3),
     )
     return writer.finish(info, steps)
 
 
-def _read_steps(path: Path) -> list[dict[str, Any]]:
-    records = []
-    for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a run cut short leaves a truncated last line
-    return records
-
-
-def _kept(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _kept(records: list[StepRecord]) -> list[StepRecord]:
     """Steps that acted and worked; a step the critic sent back is dropped with its undo."""
     kept = []
     undo_next = False
     for record in records:
-        action = record.get("action")
         if undo_next:
             undo_next = False
             continue
-        if record.get("verdict") == "back":
+        if record.verdict == "back":
             undo_next = True
             continue
-        if not action or action.get("type") in SKIPPED_ACTIONS:
+        if record.action is None or record.action.type in SKIPPED_ACTIONS:
             continue
-        if record.get("verdict") in KEPT_VERDICTS and record.get("frame"):
+        if record.verdict in KEPT_VERDICTS and record.frame:
             kept.append(record)
     return kept
 
 
-def _screen(folder: Path, record: dict[str, Any]) -> Screen:
+def _screen(folder: Path, record: StepRecord) -> Screen:
     """The step's frame with the elements the run parsed on it."""
-    frame = _frame(folder / record["frame"])
+    frame = _frame(folder / (record.frame or ""))
     elements: list[Element] = []
-    if record.get("elements") and (folder / record["elements"]).is_file():
-        data = json.loads((folder / record["elements"]).read_text(encoding="utf-8"))
+    if record.elements and (folder / record.elements).is_file():
+        data = json.loads((folder / record.elements).read_text(encoding="utf-8"))
         elements = [_element(item) for item in data]
     return Screen(frame, tuple(elements))
 
 
-def _end_screen(folder: Path, record: dict[str, Any]) -> Screen:
+def _end_screen(folder: Path, record: StepRecord) -> Screen:
     """The screen after the last step, parsed (the run kept its frame, not its elements)."""
-    after = record.get("after_frame")
+    after = record.after_frame
     if after and (folder / after).is_file():
         frame = _frame(folder / after)
         return ScreenParser().parse(frame)

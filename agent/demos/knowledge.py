@@ -23,8 +23,11 @@ from rapidfuzz import fuzz
 
 from clickwright.agent.demos.format import Demo, DemoStep, fill, library_dir, list_demos, load_demo
 from clickwright.agent.demos.replay import replay_demo
+from clickwright.agent.events import RunResult
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.interpreter import Step, interpret
+from clickwright.agent.state import RunSettings
+from clickwright.devices.base import Device
 from clickwright.errors import ClickwrightError
 
 MIN_SCORE = 0.35  # below this a demo is not worth showing as an example
@@ -56,11 +59,18 @@ class Shortcut:
             f" with {values}" if values else ""
         )
 
-    def replay(self, device: Any, runs_dir: Path | str = "runs", **options: Any) -> Any:
-        """Replay it (see `clickwright.agent.replay.replay_demo` for the options)."""
-
+    def replay(
+        self, device: Device, runs_dir: Path | str, settings: RunSettings, **options: Any
+    ) -> RunResult:
+        """Replay it (see `replay_demo` for the options)."""
         return replay_demo(
-            self.demo, device, runs_dir, self.params, only=(self.first, self.last), **options
+            self.demo,
+            device,
+            runs_dir,
+            settings,
+            params=self.params,
+            only=(self.first, self.last),
+            **options,
         )
 
 
