@@ -90,7 +90,7 @@ def test_dry_run_plans_and_draws_but_acts_on_nothing(tmp_path):
     steps = [
         json.loads(s) for s in (Path(summary["run_dir"]) / "steps.jsonl").read_text().splitlines()
     ]
-    assert [s["verdict"] for s in steps[:2]] == ["dry_run", "dry_run"]
+    assert [s["verdict"] for s in steps[:2]] == ["planned", "planned"]
     assert steps[0]["target"]["name"].startswith("Name") and steps[0]["point"]
     assert "data:image/" in Path(summary["report"]).read_text()
     assert not state.exists()

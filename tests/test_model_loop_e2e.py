@@ -158,6 +158,7 @@ def test_risky_actions_the_task_did_not_name_wait_for_approval(display, sample_a
         )
     assert result.returncode == 0, result.stdout + result.stderr
     assert sample_app.state()["saved_via"] == "delete"
+    assert steps_of(summary)[0]["approval"] == "approved in advance"
 
 
 def test_a_risky_action_the_task_names_is_consented_by_the_task(display, sample_app, tmp_path):
@@ -166,7 +167,7 @@ def test_a_risky_action_the_task_names_is_consented_by_the_task(display, sample_
         result, summary = run_model(display, server.url + "/v1", "Delete this customer", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert sample_app.state()["saved_via"] == "delete"
-    assert steps_of(summary)[0]["approval"] == "approved in advance"
+    assert steps_of(summary)[0]["approval"] == "named by the task"
 
 
 def test_a_question_in_a_headless_run_ends_it_with_the_question(display, sample_app, tmp_path):
