@@ -25,7 +25,12 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from clickwright.parsers.fusion import TextBox
-from clickwright.parsers.ocr import OcrEngine, RapidOcrEngine, TesseractEngine
+from clickwright.parsers.ocr import (
+    FasterPaddleEngine,
+    OcrEngine,
+    RapidOcrEngine,
+    TesseractEngine,
+)
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Box, Frame
 
@@ -59,6 +64,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 MATCH = 0.8  # fuzzy ratio at which a reading counts as the text
+REAL: set[str] = set()  # names of the real screens being measured (their own time group)
 SIZES = ((1280, 800), (1920, 1080))
 WORDS = (
     "Account Address Amount Archive Balance Billing Cancel Change City Close Comments Company "
@@ -408,6 +414,46 @@ class Result:
     warm: dict[str, float]
 
 
+def real_screens() -> list[LabelledScreen]:
+    """The real third-party screens of `real_screens.py` (generated on first use), their texts
+    from AT-SPI, Tk or the DOM; a field's value counts only where the truth box is a line."""
+    from parser import load_screens
+    from real_screens import DEFAULT_OUT
+
+    return [
+        LabelledScreen(
+            s.name,
+            s.pixels,
+            tuple(
+                Truth(t["text"], Box(*t["box"])) for t in s.meta["texts"] if "\n" not in t["text"]
+            ),
+        )
+        for s in load_screens(DEFAULT_OUT, None, real=True)
+    ]
+
+
+def highlighted(pixels: np.ndarray, box: Box) -> bool:
+    """Light text on a coloured highlight (a selected item): the box's background, its most
+    common colour, is saturated and its ink is lighter than it."""
+    crop = pixels[box.y : box.bottom, box.x : box.right].reshape(-1, 3).astype(np.int16)
+    if crop.size == 0:
+        return False
+    background = np.median(crop, axis=0)
+    ink = crop[np.abs(crop - background).sum(axis=1) > 120]
+    saturated = background.max() - background.min() > 80
+    return bool(saturated and ink.size and ink.mean() > background.mean())
+
+
+def highlight_recall(engine: OcrEngine, screens: list[LabelledScreen]) -> str:
+    found = total = 0
+    for screen in screens:
+        truths = tuple(t for t in screen.truths if highlighted(screen.pixels, t.box))
+        if truths:
+            hits, _, _ = score(truths, engine.read(screen.pixels))
+            found, total = found + hits, total + len(truths)
+    return f"{found}/{total}"
+
+
 def measure(make: Callable[[], OcrEngine], screens: list[LabelledScreen]) -> Result:
     start = time.perf_counter()
     engine = make()
@@ -418,7 +464,7 @@ def measure(make: Callable[[], OcrEngine], screens: list[LabelledScreen]) -> Res
     warm: dict[str, list[float]] = {}
     for screen in screens:
         group = "dense" if screen.name.startswith(("table", "list")) else "sparse"
-        group += f" {screen.pixels.shape[1]}"
+        group = "real" if screen.name in REAL else f"{group} {screen.pixels.shape[1]}"
         times = []
         for _ in range(2):
             start = time.perf_counter()
@@ -438,8 +484,10 @@ def measure(make: Callable[[], OcrEngine], screens: list[LabelledScreen]) -> Res
 
 
 CANDIDATES: dict[str, Callable[[], OcrEngine]] = {
+    "faster-paddle tiny (chosen, issue 14)": FasterPaddleEngine,
+    "faster-paddle small": lambda: FasterPaddleEngine(model_size="small"),
     "rapidocr before (det min 736)": lambda: RapidOcrEngine(limit_side_len=736, limit_type="min"),
-    "rapidocr default (chosen: det at full size)": RapidOcrEngine,
+    "rapidocr default (det at full size)": RapidOcrEngine,
     "rapidocr det max 960": lambda: RapidOcrEngine(limit_side_len=960),
     "rapidocr det box_thresh 0.3": lambda: RapidOcrEngine(box_thresh=0.3),
     "rapidocr rec batch 32": lambda: RapidOcrEngine(rec_batch_num=32),
@@ -502,6 +550,9 @@ def main() -> None:
     )
     options.add_argument("--parser", action="store_true", help="time ScreenParser instead")
     options.add_argument("--width", type=int, default=0, help="only screens this wide")
+    options.add_argument(
+        "--real", action="store_true", help="the real third-party screens of real_screens.py"
+    )
     args = options.parse_args()
     if args.parser:
         pairs = small_changes()
@@ -515,19 +566,24 @@ def main() -> None:
             if any(part in name for part in args.only.split(",")):
                 print(f"| {name} | " + " | ".join(time_parser(make, pairs)) + " |", flush=True)
         return
-    screens = [s for s in labelled_screens() if args.width in (0, s.pixels.shape[1])]
+    if args.real:
+        screens = real_screens()
+        REAL.update(s.name for s in screens)
+        groups = ["real"]
+    else:
+        screens = [s for s in labelled_screens() if args.width in (0, s.pixels.shape[1])]
+        groups = [
+            g
+            for g in ("sparse 1280", "dense 1280", "sparse 1920", "dense 1920")
+            if str(args.width or "") in g
+        ]
     print(f"{len(screens)} screens, {sum(len(s.truths) for s in screens)} known texts\n")
-    groups = [
-        g
-        for g in ("sparse 1280", "dense 1280", "sparse 1920", "dense 1920")
-        if str(args.width or "") in g
-    ]
     print(
         f"| {'engine':<42} | recall | precision | load s | "
         + " | ".join(f"{g} cold/warm s" for g in groups)
-        + " |"
+        + " | highlighted text read |"
     )
-    print("|" + "---|" * (4 + len(groups)))
+    print("|" + "---|" * (5 + len(groups)))
     for name, make in CANDIDATES.items():
         if not any(part in name for part in args.only.split(",")):
             continue
@@ -535,7 +591,7 @@ def main() -> None:
         print(
             f"| {name:<42} | {result.recall:6.1%} | {result.precision:9.1%} | {result.load:6.2f} | "
             + " | ".join(f"{result.cold[g]:.2f} / {result.warm[g]:.2f}" for g in groups)
-            + " |",
+            + f" | {highlight_recall(make(), screens)} |",
             flush=True,
         )
 

@@ -570,7 +570,8 @@ TRUTH_JS = """
 addEventListener('load', () => {
   const ROLES = {button: 'button', link: 'link', tab: 'tab', checkbox: 'checkbox',
     radio: 'radio', switch: 'toggle', menuitem: 'menuitem', combobox: 'combo',
-    textbox: 'input', searchbox: 'input', option: 'list_item'};
+    textbox: 'input', searchbox: 'input', option: 'list_item', row: 'list_item',
+    slider: 'input', spinbutton: 'input'};
   const INPUTS = {checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button',
     reset: 'button'};
   const kindOf = e => {
@@ -739,8 +740,103 @@ input, select { background: #2b2d31; color: #e8e8e8; border-color: #5a5b5f; }</s
 }
 
 
+SVG = {  # 16 px icons drawn in the page, for icon buttons inside rows
+    "delete": '<path d="M3 4h10M6 4V2h4v2M4 4l1 10h6l1-10" fill="none" stroke="#555"/>',
+    "star": '<path d="M8 1l2 5h5l-4 3 2 6-5-4-5 4 2-6-4-3h5z" fill="none" stroke="#555"/>',
+    "share": '<circle cx="4" cy="8" r="2" fill="#555"/><circle cx="12" cy="3" r="2" '
+    'fill="#555"/><circle cx="12" cy="13" r="2" fill="#555"/><path d="M4 8L12 3M4 8l8 5" '
+    'stroke="#555"/>',
+}
+
+
+def icon_button(name: str) -> str:
+    return (
+        f'<button class="tiny" data-icon="{name}" aria-label="{name}"><svg width="16" '
+        f'height="16" viewBox="0 0 16 16">{SVG[name]}</svg></button>'
+    )
+
+
+MAIL = [
+    ("Grace Hopper", "Compiler meeting moved to Friday"),
+    ("Alan Turing", "Draft of the paper"),
+    ("Ada Lovelace", "Notes on the engine"),
+    ("Linus Torvalds", "Patch review"),
+    ("Barbara Liskov", "Substitution examples"),
+]
+REAL_CSS = """
+.side { position: absolute; left: 0; top: 0; bottom: 0; width: 180px; padding: 16px;
+  background: #f6f6f6; font-size: 13px; }
+.side a { display: block; color: #222; text-decoration: none; padding: 5px 0; }
+.main { margin-left: 210px; font-size: 13px; }
+.mail { display: flex; align-items: center; gap: 10px; padding: 4px 8px;
+  border-bottom: 1px solid #e4e4e4; width: 760px; }
+.mail .from { width: 150px; font-weight: bold; } .mail .subject { flex: 1; }
+.tiny { padding: 1px; border: none; background: none; width: 20px; height: 20px; }
+.small { font-size: 13px; } .small input { margin: 0 4px 0 0; }
+tr.sel { background: #cfe3ff; }
+"""
+REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
+    "web-mail": (
+        "light",
+        '<div class="side">'
+        + "".join(
+            f'<a href="#">{name}</a>'
+            for name in ("Inbox", "Starred", "Sent", "Drafts", "Spam", "Trash", "Archive")
+        )
+        + '</div><div class="main"><h3>Inbox</h3><div role="listbox">'
+        + "".join(
+            f'<div class="mail" role="row"><input type="checkbox"{" checked" * (i == 1)}>'
+            f'<span class="from">{who}</span><span class="subject">{what}</span>'
+            + icon_button("star")
+            + icon_button("share")
+            + icon_button("delete")
+            + "</div>"
+            for i, (who, what) in enumerate(MAIL)
+        )
+        + "</div></div>",
+    ),
+    "web-settings": (
+        "light",
+        """<div class="small"><h3>Preferences</h3>
+<div class="row"><label><input type="checkbox" checked>Show line numbers</label></div>
+<div class="row"><label><input type="checkbox">Wrap long lines</label></div>
+<div class="row"><label><input type="checkbox" checked>Highlight current line</label></div>
+<div class="row">Indent with
+<label><input type="radio" name="i" checked>Spaces</label>
+<label><input type="radio" name="i">Tabs</label></div>
+<div class="row"><label class="name" for="w">Tab width</label>
+<input id="w" type="number" value="4" min="1" max="8"></div>
+<div class="row"><label class="name" for="z">Zoom</label>
+<input id="z" type="range" value="40"></div>
+<div class="row"><label class="name" for="t">Theme</label><select id="t"><option>Solarized</option>
+<option>Monokai</option></select></div>
+<div class="row"><button>Apply</button> <button>Close</button></div></div>""",
+    ),
+    "web-files": (
+        "light",
+        """<div class="small"><h3>Documents</h3><table role="listbox">
+<tr><th>Name</th><th>Size</th><th>Modified</th></tr>"""
+        + "".join(
+            f'<tr role="row"{" class=sel" * (i == 2)}><td>{n}</td><td>{z}</td><td>{d}</td></tr>'
+            for i, (n, z, d) in enumerate(
+                [
+                    ("budget.ods", "40 KB", "Yesterday"),
+                    ("notes.txt", "3 KB", "Today"),
+                    ("photo.jpg", "2 MB", "Monday"),
+                    ("report.pdf", "120 KB", "12 March"),
+                    ("slides.odp", "1 MB", "2 March"),
+                ]
+            )
+        )
+        + "</table></div>",
+    ),
+}
+
+
 def page_html(name: str) -> str:
-    theme, body = PAGES[name]
+    theme, body = {**PAGES, **REAL_PAGES_HTML}[name]
+    if name in REAL_PAGES_HTML:
+        body = f"<style>{REAL_CSS}</style>{body}"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(name)}</title>"
         f"<style>{BASE_CSS}</style></head><body>{body}<script>{TRUTH_JS}</script></body></html>"

@@ -26,7 +26,7 @@ FIELDS = ("input", "combo")  # widgets that take a name from a label beside or a
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
-LOOKALIKES = frozenset("口回□OoQ0DC")  # what OCR reads a check box or radio glyph as
+LOOKALIKES = frozenset("口回□OoQ0DCVv")  # what OCR reads a check box or radio glyph as
 LINE = 24  # a typical line height in pixels: the most of an item's height that sets its row
 
 _T = TypeVar("_T")
@@ -44,7 +44,10 @@ class TextBox:
 def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
     left to right), with ids 0..n-1."""
-    kept = [w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts)]
+    icons = [w.box for w in widgets if w.kind == "icon"]
+    kept = [
+        w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts, icons)
+    ]
     kept = [_as_tile_button(w, texts) for w in kept]
     widgets = [_as_bar(w, texts) for w in kept]
     bars = [w.box for w, original in zip(widgets, kept, strict=True) if w.kind != original.kind]
@@ -85,6 +88,9 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         contents = _reading_order(inside.get(index, []), lambda t: t.box)
         if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
             contents = [t for t in contents if not is_glyph(t.text)]
+        if widget.kind == "combo" and not _closes(widget, contents):
+            arrow = widget.box.right - 1.5 * widget.box.h  # read as "V" or "▼": no value
+            contents = [t for t in contents if not (is_glyph(t.text) and t.box.x >= arrow)]
         name = names.get(index, "")
         if widget.kind in ("input", "list_item") and _stacked(contents):
             parts.extend(_list_elements(widget, contents, name))
@@ -113,6 +119,13 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
     parts.extend(_free_text(t, bars) for t in free)
+    return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+
+
+def unfused(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
+    """Texts and widgets side by side, each on its own, in reading order: what a parse still
+    shows when fusing them failed."""
+    parts = [_widget_element(w) for w in widgets] + [_free_text(t, []) for t in texts]
     return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
 
 
@@ -350,10 +363,11 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
 
 def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
     """A field or button holding several phrases side by side is a bar (a menu bar, a
-    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label."""
+    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label.
+    A glyph beside a word is a picture OCR read (a file button's folder as "C"), not an item."""
     if widget.kind not in ("input", "button"):
         return widget
-    held = [t.box for t in texts if _host(t.box, [widget]) is not None]
+    held = [t.box for t in texts if _host(t.box, [widget]) is not None and not is_glyph(t.text)]
     side_by_side = any(
         a.x < b.x and abs(a.center[1] - b.center[1]) <= max(a.h, b.h) / 2
         for a in held
@@ -406,20 +420,24 @@ def is_glyph(text: str) -> bool:
 
 
 def _over_icons(text: TextBox, icons: list[Box]) -> bool:
-    """OCR's reading of a row of icons ("Q ×", "★"): a glyph text over at least one icon."""
-    return is_glyph(text.text) and any(
-        text.box.intersection(icon) >= 0.5 * icon.area for icon in icons
-    )
+    """OCR's reading of a row of icons ("Q ×", "★", "☆八口"): a glyph text over at least one
+    icon, or any text over two or more."""
+    covered = sum(text.box.intersection(icon) >= 0.5 * icon.area for icon in icons)
+    return covered >= 2 or (covered == 1 and is_glyph(text.text))
 
 
-def _icon_in_word(widget: Widget, texts: list[TextBox]) -> bool:
+def _icon_in_word(widget: Widget, texts: list[TextBox], icons: list[Box]) -> bool:
     """An "icon" OCR read as part of a longer text is a letter or sign of that text (a bold
-    initial, an '@'), not an icon."""
+    initial, an '@'), not an icon; unless that text covers other icons too (a row of 16 px
+    icon buttons read as one phrase)."""
     if widget.kind != "icon":
         return False
     box = widget.box
     return any(
-        text.box.intersection(box) >= 0.5 * box.area and not is_glyph(text.text) for text in texts
+        text.box.intersection(box) >= 0.5 * box.area
+        and not is_glyph(text.text)
+        and not _over_icons(text, icons)
+        for text in texts
     )
 
 
@@ -445,8 +463,10 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
 
 
 def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
-    """OCR's reading of a check box or radio itself ("●", "✓"): symbols over a toggle."""
-    if any(c.isalnum() for c in text.text):
+    """OCR's reading of a check box or radio itself: symbols ("●", "✓") or one look-alike
+    letter ("C" for a Tk radio, "V" for a GTK tick) over a toggle."""
+    letters = text.text.strip()
+    if any(c.isalnum() for c in letters) and not (len(letters) == 1 and letters in LOOKALIKES):
         return False
     return any(text.box.intersection(t.box) >= 0.4 * max(1, text.box.area) for t in toggles)
 
@@ -498,11 +518,11 @@ def _strip_glyph(label: TextBox, toggle: Box) -> str:
     if (
         stripped == text.lstrip()
         and overlap >= 0.6 * char_width
-        and text[0] in LOOKALIKES
+        and (text[0] in LOOKALIKES or not text[0].isascii())
         and len(rest.strip()) > 1
         and (rest[0].isspace() or rest[0].isupper())
     ):
-        stripped = rest.lstrip()  # "O Free", "口Subscribe"; but "Offers" keeps its O
+        stripped = rest.lstrip()  # "O Free", "口Subscribe", "厂 Express"; "Offers" keeps its O
     return stripped or text
 
 

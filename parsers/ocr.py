@@ -1,7 +1,9 @@
 """The OCR stage: text boxes from pixels, behind one small interface.
 
-The default engine is RapidOCR (PP-OCR models run by onnxruntime, weights shipped in the wheel),
-so it works offline out of the box. OCR finds lines; a screen puts separate controls on one line
+The default engine is faster-paddle's PP-OCRv6 tiny (ONNX weights and its own ONNX Runtime inside
+the wheel), so it works offline out of the box; where it cannot load (a glibc older than 2.34,
+a platform without a wheel) RapidOCR, then tesseract, stand in, and the log says why
+(`benchmarks/README.md`, issue 14). OCR finds lines; a screen puts separate controls on one line
 ("Save   Cancel"), so lines are split into phrases wherever the gap between words is wide.
 """
 
@@ -14,7 +16,7 @@ import logging
 import os
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 import cv2
@@ -27,6 +29,10 @@ from clickwright.types import Box
 WIDE_GAP = 0.45  # gaps wider than this many box heights separate phrases (a space is ~0.25)
 MIN_TEXT_SIDE = 8  # an image smaller than this either way holds no readable text
 MAX_SIDE = 4096  # larger than any screen: rapidocr shrinks an image above this before reading
+DETECT_MIN_SIDE = 64  # faster-paddle rounds sides to 32 px: a 40 px strip must not shrink to 32
+
+
+log = logging.getLogger(__name__)
 
 
 class OcrEngine(ABC):
@@ -35,6 +41,12 @@ class OcrEngine(ABC):
     @abstractmethod
     def read(self, pixels: np.ndarray) -> list[TextBox]:
         """Text phrases in an RGB image, boxes in its pixels."""
+
+    @classmethod
+    def unavailable(cls) -> str:
+        """Why this engine cannot run here ("" when it can): checked before it is chosen as
+        the default, so that a missing package or library falls back to the next engine."""
+        return ""
 
 
 def polygon_box(points: Sequence[Sequence[float]]) -> Box:
@@ -97,6 +109,14 @@ class RapidOcrEngine(OcrEngine):
             "Rec.rec_batch_num": rec_batch_num,
         }
 
+    @classmethod
+    def unavailable(cls) -> str:
+        try:
+            import rapidocr  # noqa: F401 - only whether it loads
+        except ImportError as error:
+            return f"rapidocr cannot load ({error})"
+        return ""
+
     @cached_property
     def _engine(self):  # noqa: ANN202 - rapidocr has no public type for it
         from rapidocr import RapidOCR
@@ -122,6 +142,106 @@ class RapidOcrEngine(OcrEngine):
             boxes = [(w, float(s), polygon_box(p)) for w, s, p in words]
             phrases.extend(split_phrases(boxes, line.h))
         return phrases
+
+
+class FasterPaddleEngine(OcrEngine):
+    """PP-OCRv6 through faster-paddle (Rust + its own ONNX Runtime; tiny and small models
+    inside the wheel). Tiny is the default: 4-5x faster than RapidOCR's small recogniser at
+    the same recall on screens, white text on a highlight included (`benchmarks/README.md`).
+
+    The detector sees the image at its own size (no 1600 px cap) and a small region is not
+    blown up to 736 px before reading, only to DETECT_MIN_SIDE; images go in as BMP, which
+    costs no compression.
+    It reports lines without word boxes, so phrases are cut where the ink has wide gaps.
+    """
+
+    name = "faster-paddle"
+
+    def __init__(self, model_size: str = "tiny", threads: int | None = None) -> None:
+        self.model_size = model_size
+        self.threads = threads
+
+    @classmethod
+    def unavailable(cls) -> str:
+        try:
+            import faster_paddle  # noqa: F401 - only whether it loads
+        except ImportError as error:  # no wheel for this platform, or a too old glibc
+            return f"faster-paddle cannot load ({error})"
+        return ""
+
+    @cached_property
+    def _engine(self):  # noqa: ANN202 - faster_paddle has no public type for it
+        import faster_paddle
+
+        return faster_paddle.OcrEngine(
+            model_size=self.model_size,
+            threads=self.threads,
+            det_max_side=MAX_SIDE,
+            det_min_side=DETECT_MIN_SIDE,
+        )
+
+    def read(self, pixels: np.ndarray) -> list[TextBox]:
+        if min(pixels.shape[:2]) < MIN_TEXT_SIDE:
+            return []
+        encoded, image = cv2.imencode(".bmp", np.ascontiguousarray(pixels[:, :, ::-1]))
+        if not encoded:
+            return []
+        gray = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+        phrases: list[TextBox] = []
+        for found in self._engine.ocr(image.tobytes())["bounds"].values():
+            text = found["text"].strip()
+            (x0, y0), (x1, y1) = found["topLeftCoord"], found["bottomRightCoord"]
+            box = Box(int(x0), int(y0), int(x1) - int(x0), int(y1) - int(y0))
+            if text and box.w > 0 and box.h > 0:
+                phrases.extend(split_line(gray, TextBox(box, text, float(found["confidence"]))))
+        return phrases
+
+
+def split_line(gray: np.ndarray, line: TextBox) -> list[TextBox]:
+    """A line cut into phrases at ink gaps wider than WIDE_GAP line heights, for engines that
+    give no word boxes.
+
+    Each wide gap is matched to the space in the text at the same share of the line's ink
+    width (text advances roughly evenly), and cut there only when one is that close; a gap
+    that falls inside a word (wide letter spacing, an icon) is left alone.
+    """
+    words = line.text.split()
+    box = line.box
+    if len(words) < 2:
+        return [line]
+    crop = gray[box.y : box.bottom, box.x : box.right]
+    if crop.size == 0:
+        return [line]
+    background = int(np.bincount(crop.ravel()).argmax())  # the commonest grey level
+    marks = np.abs(crop.astype(np.int16) - background) > 40
+    marks = marks[marks.mean(axis=1) < 0.9]  # a rule the box took in (a bar's edge) is no ink
+    ink = np.flatnonzero(marks.any(axis=0))
+    if ink.size < 2:
+        return [line]
+    gaps = np.flatnonzero(np.diff(ink) > WIDE_GAP * box.h)
+    if gaps.size == 0:
+        return [line]
+    first, span = int(ink[0]), max(1, int(ink[-1] - ink[0]))
+    chars = sum(len(w) for w in words) + len(words) - 1
+    spaces = np.cumsum([len(w) + 1 for w in words[:-1]]) - 0.5  # a space's middle, in chars
+    cuts: dict[int, int] = {}  # word index a phrase starts at -> x where its ink starts
+    for gap in gaps:
+        share = ((ink[gap] + ink[gap + 1]) / 2 - first) / span
+        nearest = int(np.argmin(np.abs(spaces / chars - share)))
+        if abs(spaces[nearest] / chars - share) <= 0.15:
+            cuts.setdefault(nearest + 1, int(ink[gap + 1]))
+    if not cuts:
+        return [line]
+    starts = [0, *sorted(cuts)]
+    lefts = [first] + [cuts[s] for s in starts[1:]]
+    phrases = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(words)
+        right = lefts[index + 1] if index + 1 < len(starts) else int(ink[-1]) + 1
+        last = int(ink[ink < right][-1]) + 1  # the phrase's ink ends before the next gap
+        piece = Box(box.x + lefts[index], box.y, last - lefts[index], box.h)
+        phrases.append(TextBox(piece, " ".join(words[start:end]), line.score))
+    return phrases
 
 
 class TesseractEngine(OcrEngine):
@@ -172,6 +292,12 @@ class TesseractEngine(OcrEngine):
         lib.TessBaseAPISetVariable(handle, b"debug_file", os.devnull.encode())  # chatter
         return lib, handle
 
+    @classmethod
+    def unavailable(cls) -> str:
+        if not tesseract_installed():
+            return "tesseract is not installed (apt-get install tesseract-ocr)"
+        return ""
+
     def read(self, pixels: np.ndarray) -> list[TextBox]:
         if min(pixels.shape[:2]) < MIN_TEXT_SIDE:
             return []
@@ -221,16 +347,35 @@ def tessdata_dir() -> str | None:
     return next((p for p in found if p and os.path.isfile(f"{p}/eng.traineddata")), None)
 
 
-ENGINES: dict[str, type[OcrEngine]] = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
+ENGINES: dict[str, Callable[[], OcrEngine]] = {
+    "faster-paddle": FasterPaddleEngine,
+    "faster-paddle-small": lambda: FasterPaddleEngine(model_size="small"),
+    "rapidocr": RapidOcrEngine,
+    "tesseract": TesseractEngine,
+}
+PREFERRED = (FasterPaddleEngine, RapidOcrEngine, TesseractEngine)  # the default, in order
 
 
-def ocr_engine(name: str = "rapidocr") -> OcrEngine:
-    """The OCR engine called `name`, with its default settings.
+def ocr_engine(name: str | None = None) -> OcrEngine:
+    """The OCR engine called `name` (else $CLICKWRIGHT_OCR), with its default settings;
+    without either, the first of PREFERRED that can run here, each one passed over logged
+    with why.
 
-    rapidocr is the default: tesseract is three to five times faster on a CPU and reads
-    plain text as well, but it misses white text on a highlight (the current item of an open
-    dropdown or list), which is often what the agent is looking for (`benchmarks/README.md`).
+    faster-paddle tiny leads (fastest, and reads white text on a highlight); rapidocr reads as
+    well but 4-5x slower; tesseract is fast but misses highlighted text, the current item of
+    an open dropdown or list, which is often what the agent is looking for.
     """
+    name = name or os.environ.get("CLICKWRIGHT_OCR") or None
+    if name is None:
+        for engine in PREFERRED:
+            reason = engine.unavailable()
+            if not reason:
+                return engine()
+            log.warning("OCR engine %s unavailable, trying the next: %s", engine.name, reason)
+        raise ClickwrightError(
+            "no OCR engine can run here",
+            "pip install faster-paddle (glibc >= 2.34) or rapidocr, or install tesseract-ocr",
+        )
     try:
         return ENGINES[name]()
     except KeyError:

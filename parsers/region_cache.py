@@ -26,6 +26,7 @@ BLANK = 12  # brightness step (grey levels) below which a strip holds no ink
 MAX_GROW = 6  # rounds of growing a region before giving up on it settling
 CELL = 4  # changes are located on a grid of this many pixels, which is fast
 MAX_PIECES = 300  # more separate changes than this: read the whole frame
+SMALL_FRAME = 8  # read a frame thinner than this whole: OpenCV takes a 4x4 array for a scalar
 
 
 def changed_regions(
@@ -36,9 +37,9 @@ def changed_regions(
     before/after: HxWx3 frames; texts: what was read on `before`. An empty list means nothing
     changed.
     """
-    if before.shape != after.shape:
-        return None
     height, width = after.shape[:2]
+    if before.shape != after.shape or min(height, width) < SMALL_FRAME:
+        return None
     first, second, third = cv2.split(cv2.absdiff(before, after))
     changed = cv2.compare(cv2.max(cv2.max(first, second), third), 0, cv2.CMP_GT)
     # A cell of the coarse grid is set when any of its pixels changed (255 / CELL² > 0).

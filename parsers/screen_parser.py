@@ -10,24 +10,29 @@ is cheap and always runs on the whole frame.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
-from clickwright.errors import DeviceError
 from clickwright.a11y import A11yNode, to_frame
-from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph
+from clickwright.errors import DeviceError
+from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph, unfused
 from clickwright.parsers.icons import name_icon
 from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
-from clickwright.parsers.widgets import detect_widgets
+from clickwright.parsers.widgets import Widget, detect_widgets
 from clickwright.types import Box, Element, Frame, Screen
 
+log = logging.getLogger(__name__)
+
 SOURCES = frozenset({"ocr", "widgets", "a11y"})
+_T = TypeVar("_T")
 ICON_SIDE = (10, 64)  # a textless control this size (px) may be an icon worth naming
 MIN_ICON_INK = 8  # ink smaller than this (px) is a dot or comma, too little to name
 
@@ -37,7 +42,8 @@ class ParseTimings:
     """Seconds spent in each stage of the most recent parse (0 when it came from the cache).
 
     `regions` are the boxes OCR read again; empty when it read the whole frame (or nothing).
-    `diff` is the time spent finding them.
+    `diff` is the time spent finding them. `failed` says which stages failed and why
+    ("ocr: RuntimeError: ..."): the parse went on without them.
     """
 
     ocr: float = 0.0
@@ -46,6 +52,7 @@ class ParseTimings:
     cached: bool = False
     diff: float = 0.0
     regions: tuple[Box, ...] = ()
+    failed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,16 +87,30 @@ class ScreenParser:
             self.last = ParseTimings(cached=True)
             return Screen(frame, cached.screen.elements)
         start = time.perf_counter()
-        regions = self._changed(pixels)
+        failed: list[str] = []
+        regions = _contained("diff", lambda: self._changed(pixels), None, failed)
         after_diff = time.perf_counter()
-        texts = self._read(pixels, regions) if "ocr" in self.sources else ()
+        texts: tuple[TextBox, ...] = ()
+        if "ocr" in self.sources:
+            texts = _contained("ocr", lambda: self._read(pixels, regions), (), failed)
         after_ocr = time.perf_counter()
-        widgets = detect_widgets(pixels) if "widgets" in self.sources else []
+        widgets: list[Widget] = []
+        if "widgets" in self.sources:
+            widgets = _contained("widgets", lambda: detect_widgets(pixels), [], failed)
         after_widgets = time.perf_counter()
-        elements = mark_links(pixels, name_icons(pixels, fuse(list(texts), widgets)))
+        fused = _contained("fusion", lambda: fuse(list(texts), widgets), None, failed)
+        elements = fused if fused is not None else unfused(list(texts), widgets)
+        elements = _contained("icons", lambda: name_icons(pixels, elements), elements, failed)
+        elements = _contained("links", lambda: mark_links(pixels, elements), elements, failed)
         if nodes and "a11y" in self.sources:
-            in_frame = to_frame(nodes, frame.origin, frame.scale)
-            elements = fuse_accessibility(elements, in_frame, frame.size)
+            elements = _contained(
+                "accessibility",
+                lambda: fuse_accessibility(
+                    elements, to_frame(nodes, frame.origin, frame.scale), frame.size
+                ),
+                elements,
+                failed,
+            )
         screen = Screen(frame, tuple(elements))
         self.last = ParseTimings(
             ocr=after_ocr - after_diff,
@@ -97,7 +118,11 @@ class ScreenParser:
             fusion=time.perf_counter() - after_widgets,
             diff=after_diff - start,
             regions=tuple(regions or ()),
+            failed=tuple(failed),
         )
+        if failed:  # a degraded parse is neither reused nor the base of the next one
+            self._previous = None
+            return screen
         self._previous = self._cache[key] = _Parsed(screen, texts)
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -133,6 +158,19 @@ class ScreenParser:
             if np.array_equal(before[y : y + h, x : x + w], pixels[y : y + h, x : x + w]):
                 kept.append(text)
         return tuple(kept + fresh)
+
+
+def _contained(stage: str, call: Callable[[], _T], fallback: _T, failed: list[str]) -> _T:
+    """One stage of a parse, contained: a frame it cannot handle degrades the parse to
+    `fallback` (what the stage had before) and is logged with why; it never ends the run."""
+    try:
+        return call()
+    except Exception as error:  # noqa: BLE001 - whatever a stage raises, the parse goes on
+        reason = f"{type(error).__name__}: {error}"
+        log.warning("parse stage %s failed, going on without it: %s", stage, reason)
+        log.debug("parse stage %s failed here", stage, exc_info=True)
+        failed.append(f"{stage}: {reason}")
+        return fallback
 
 
 def name_icons(pixels: np.ndarray, elements: list[Element]) -> list[Element]:

@@ -186,8 +186,7 @@ class _Region:
 
     def _coloured(self) -> bool:
         """An accent-coloured region (a blue checked radio), unlike black or grey text."""
-        colours = self.frame.pixels[self.window][self.mask > 0].astype(np.int16)
-        return float(np.median(colours.max(axis=1) - colours.min(axis=1))) > 60
+        return _accent(self.frame.pixels[self.window][self.mask > 0])
 
     def _control(self) -> Widget:
         """Button, line edit or combo box, told apart by where the ink sits and by shading.
@@ -334,14 +333,25 @@ def _marked_toggles(
         elif (
             0.6 <= filled.mean() < 0.9
             and _round(filled)
-            and _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST
+            and (
+                _centre_contrast(frame.gray, box) > 3 * EDGE_CONTRAST
+                or _accent(frame.pixels[box.y : box.bottom, box.x : box.right][blob > 0])
+            )
         ):
-            kind = "radio"
+            kind = "radio"  # a dot in a ring, or GTK's accent-coloured ring round a light hole
         else:
             continue
         icon = _icon_not_toggle(frame.pixels, box, kind)
         toggles.append(icon if icon is not None else Widget(box, kind, 0.75, _CHECKED))
     return toggles
+
+
+def _accent(colours: np.ndarray) -> bool:
+    """Mostly saturated colours (a checked toggle's blue), unlike black or grey text."""
+    if colours.size == 0:
+        return False
+    colours = colours.astype(np.int16)
+    return float(np.median(colours.max(axis=1) - colours.min(axis=1))) > 60
 
 
 def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
@@ -495,10 +505,14 @@ def _isolated(edges: np.ndarray, box: Box) -> bool:
     ring = edges[
         box.y - clear - 1 : box.bottom + clear + 1, box.x - clear - 1 : box.right + clear + 1
     ].copy()
+    # A straight line running right past (a list's header rule, a table's grid) is no
+    # neighbour: the first check box of a list sits just below its header.
+    ring[ring.all(axis=1)] = 0
+    ring[:, ring.all(axis=0)] = 0
     ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
-    centre = box.x + box.w // 2
-    above = edges[box.y - reach : box.y - 1, centre]
-    below = edges[box.bottom + 1 : box.bottom + reach, centre]
+    top, centre = box.y - clear - 1, box.w // 2 + clear + 1
+    above = ring[box.y - reach - top : box.y - 1 - top, centre]
+    below = ring[box.bottom + 1 - top : box.bottom + reach - top, centre]
     ring_area = ring.size - (box.h + 2) * (box.w + 2)
     return ring.sum() <= 0.05 * ring_area and not above.any() and not below.any()
 
@@ -561,23 +575,43 @@ def _drop_duplicates(widgets: list[Widget]) -> list[Widget]:
 
 def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
     """An editable combo box draws its arrow as a separate small square flush with its field
-    (top and bottom level with it), which alone would pass for a button or a check box."""
+    (top and bottom level with it), which alone would pass for a button or a check box.
+
+    Two such squares flush with each other are a spin box's minus and plus buttons, each
+    clicked on its own, so neither joins. The list is rebuilt, never edited in place: a piece
+    may already have been joined (or have become a field's partner) when its turn comes.
+    """
+    squares = [
+        w for w in widgets if w.kind in ("button", "checkbox", "icon") and w.box.w <= w.box.h * 1.5
+    ]
     result = list(widgets)
-    for arrow in widgets:
-        if arrow.kind not in ("button", "checkbox", "icon") or arrow.box.w > arrow.box.h * 1.5:
+    for arrow in squares:
+        if not any(arrow is w for w in result) or any(
+            _flush(arrow.box, o.box) or _flush(o.box, arrow.box) for o in squares if o is not arrow
+        ):
             continue
-        for index, field in enumerate(result):
-            if (
-                field.kind in _CONTROLS
-                and field is not arrow
-                and -3 <= arrow.box.x - field.box.right <= 3
-                and abs(arrow.box.y - field.box.y) <= 3
-                and abs(arrow.box.bottom - field.box.bottom) <= 3
-            ):
-                result[index] = Widget(field.box.union(arrow.box), "combo", 0.7)
-                result.remove(arrow)
-                break
+        field = next(
+            (
+                w
+                for w in result
+                if w is not arrow and w.kind in _CONTROLS and _flush(w.box, arrow.box)
+            ),
+            None,
+        )
+        if field is None:
+            continue
+        joined = Widget(field.box.union(arrow.box), "combo", 0.7)
+        result = [joined if w is field else w for w in result if w is not arrow]
     return result
+
+
+def _flush(left: Box, right: Box) -> bool:
+    """`right` continues `left` on its right side, tops and bottoms level within 3 px."""
+    return (
+        -3 <= right.x - left.right <= 3
+        and abs(right.y - left.y) <= 3
+        and abs(right.bottom - left.bottom) <= 3
+    )
 
 
 def _tag_tabs(widgets: list[Widget]) -> list[Widget]:

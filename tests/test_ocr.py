@@ -22,17 +22,22 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from clickwright.errors import ClickwrightError  # noqa: E402
+from clickwright.parsers.fusion import TextBox  # noqa: E402
 from clickwright.parsers.ocr import (  # noqa: E402
+    FasterPaddleEngine,
     OcrEngine,
     RapidOcrEngine,
     TesseractEngine,
     ocr_engine,
+    split_line,
     split_phrases,
     tesseract_installed,
 )
 from clickwright.types import Box  # noqa: E402
 
-ENGINES = ["rapidocr"] + (["tesseract"] if tesseract_installed() else [])
+ENGINES = ["faster-paddle", "faster-paddle-small", "rapidocr"] + (
+    ["tesseract"] if tesseract_installed() else []
+)
 
 
 @pytest.fixture(scope="module", params=ENGINES)
@@ -118,7 +123,50 @@ def test_blank_and_tiny_images_hold_no_text(engine, pixels) -> None:
 
 
 def test_engines_are_chosen_by_name() -> None:
-    assert isinstance(ocr_engine(), RapidOcrEngine)
+    assert isinstance(ocr_engine(), FasterPaddleEngine)
+    assert ocr_engine("faster-paddle-small").model_size == "small"
+    assert isinstance(ocr_engine("rapidocr"), RapidOcrEngine)
     assert isinstance(ocr_engine("tesseract"), TesseractEngine)  # built even without tesseract
     with pytest.raises(ClickwrightError, match="unknown OCR engine 'easyocr'"):
         ocr_engine("easyocr")
+
+
+def test_the_default_falls_back_when_faster_paddle_cannot_load(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An old glibc makes `import faster_paddle` fail; the next engine reads instead."""
+    real_import = __import__
+
+    def no_faster_paddle(name: str, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        if name == "faster_paddle":
+            raise ImportError("GLIBC_2.34 not found")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", no_faster_paddle)
+    with caplog.at_level("WARNING", logger="clickwright.parsers.ocr"):
+        engine = ocr_engine()
+    assert isinstance(engine, RapidOcrEngine)
+    assert "faster-paddle cannot load (GLIBC_2.34 not found)" in caplog.text
+    monkeypatch.setattr(RapidOcrEngine, "unavailable", classmethod(lambda cls: "no rapidocr"))
+    monkeypatch.setattr(TesseractEngine, "unavailable", classmethod(lambda cls: "no tesseract"))
+    with pytest.raises(ClickwrightError, match="no OCR engine can run here"):
+        ocr_engine()
+
+
+def test_a_line_without_word_boxes_is_cut_at_wide_ink_gaps() -> None:
+    """faster-paddle reports whole lines: "Save as" and "Cancel" drawn 30 px apart on one
+    line become two phrases; the word space inside "Save as" does not cut."""
+    gray = np.full((20, 200), 255, np.uint8)
+    gray[5:15, 10:50:3] = 0  # "Save", as strokes
+    gray[5:15, 55:75:3] = 0  # "as", a 5 px space after "Save"
+    gray[5:15, 105:165:3] = 0  # "Cancel", 30 px on
+    line = TextBox(Box(8, 2, 160, 16), "Save as Cancel", 0.9)
+    phrases = split_line(gray, line)
+    assert [(p.text, p.box) for p in phrases] == [
+        ("Save as", Box(10, 2, 64, 16)),
+        ("Cancel", Box(105, 2, 58, 16)),
+    ]
+    one_word = TextBox(Box(8, 2, 160, 16), "SaveasCancel", 0.9)  # no space to cut at
+    assert split_line(gray, one_word) == [one_word]
+    gray[17, :] = 120  # a menu bar's bottom edge inside the line's box: still cut
+    assert [p.text for p in split_line(gray, line)] == ["Save as", "Cancel"]

@@ -261,3 +261,26 @@ def test_a_close_glyph_at_the_end_of_a_bar_is_a_close_button():
     elements = fuse([TextBox(Box(175, 10, 14, 18), "x", 0.9)], [bar])
     (close,) = [e for e in elements if e.kind == "button"]
     assert close.kind == "button" and close.box == Box(175, 10, 14, 18) and close.name == "close"
+
+
+def test_a_row_of_small_icon_buttons_read_as_one_phrase_keeps_its_icons():
+    """OCR reads three 16 px icon buttons in a mail row as one phrase ("☆八口"); the icons
+    are the controls, the phrase their picture."""
+    from clickwright.parsers.fusion import TextBox, fuse
+    from clickwright.parsers.widgets import Widget
+
+    icons = [
+        Widget(Box(925, 70, 15, 16), "icon", 0.45, name="star"),
+        Widget(Box(956, 70, 13, 15), "icon", 0.49, name="share"),
+        Widget(Box(985, 70, 14, 16), "icon", 0.4, name="delete"),
+    ]
+    elements = fuse([TextBox(Box(919, 64, 82, 25), "☆八口", 0.8)], icons)
+    assert [(e.kind, e.name, e.text) for e in elements] == [
+        ("icon", "star", ""),
+        ("icon", "share", ""),
+        ("icon", "delete", ""),
+    ]
+    # A bold initial inside a word is still that word's letter, not an icon.
+    initial = Widget(Box(10, 10, 14, 16), "icon", 0.4, name="user")
+    [word] = fuse([TextBox(Box(8, 8, 120, 20), "Ada Lovelace", 0.9)], [initial])
+    assert (word.kind, word.text) == ("text", "Ada Lovelace")
