@@ -85,7 +85,7 @@ def run_task(
             human=human, stop=stop,
         )  # fmt: skip
         if replayed.ok or replayed.outcome == "stopped":
-            return replayed
+            return replace(replayed, reason=f"{shortcut.describe()}: {replayed.reason}")
     models = models or ModelSettings()
     planner_is_model = models.for_role("planner").is_model
     actor_is_model = models.for_role("actor").is_model
