@@ -37,7 +37,6 @@ class RunResult:
         return self.outcome == "done"
 
 
-
 class RunObserver:
     """Override what you need; every event does nothing by default. Events arrive on the
     run's thread: a GUI hands them to its own thread."""

@@ -459,7 +459,9 @@ def action_json_schema() -> dict[str, Any]:
 
 # ---- What a run writes: the step record, the run record, and their words -------------------
 
-Status = Literal["success", "unverified", "retry", "back", "replan", "ask_user", "planned", "failed"]
+Status = Literal[
+    "success", "unverified", "retry", "back", "replan", "ask_user", "planned", "failed"
+]
 """A step's verdict. The critic gives the first six (`back`, `replan` and `ask_user` only a
 model critic); `planned` is a dry run's step, acted on nothing; `failed` a step that ended the
 run or the replay."""
@@ -600,7 +602,8 @@ def describe_action(action: Action, element: dict[str, Any] | None = None) -> st
             line = f"scroll {action.direction} {_number(action.amount)}"
             return line + (f" over {on(action.target)}" if action.target else "")
         case Swipe():
-            return f"swipe {action.direction}" + (f" on {on(action.target)}" if action.target else "")
+            where = f" on {on(action.target)}" if action.target else ""
+            return f"swipe {action.direction}{where}"
         case Drag():
             return f"drag {on(action.source)} to {on(action.to)}"
         case Wait():
