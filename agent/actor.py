@@ -384,9 +384,8 @@ class OfflineActor:
         )  # fmt: skip
 
     def _record_failure(self, step: Step, screen: Screen, reason: str) -> None:
-        self.executor.record(
-            None, None, screen, None, Verdict("retry", reason), Purpose(step.clause), status="failed"
-        )
+        verdict = Verdict("retry", reason)
+        self.executor.record(None, None, screen, None, verdict, Purpose(step.clause), status="failed")
 
     def _not_found(self, description: str, step: Step) -> StepFailed:
         return StepFailed(

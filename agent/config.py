@@ -51,13 +51,14 @@ BACKENDS = ("offline", "openai", "anthropic", "transformers")
 ROLES = ("planner", "actor", "grounder", "critic", "notetaker")
 OPT_IN_ROLES = ("grounder", "notetaker")
 COORDS = ("auto", "pixels", "norm1000", "norm1")
+PROTOCOLS = ("auto", "anthropic-computer", "openai-computer", "ui-tars", "qwen-vl", "json")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 ENV_VARS = {
     "CLICKWRIGHT_BACKEND": "backend",
     "CLICKWRIGHT_MODEL": "model",
     "CLICKWRIGHT_BASE_URL": "base_url",
 }
-_BELONG_TO_BACKEND = ("model", "base_url", "api_key_env")
+_BELONG_TO_BACKEND = ("model", "base_url", "api_key_env", "protocol")
 
 
 class ConfigError(ClickwrightError):
@@ -77,6 +78,9 @@ class BackendSettings:
     coords: str = "auto"
     """How the model writes points: "pixels" of the image it saw, "norm1000" (Qwen2-VL,
     UI-TARS 1.0), "norm1", or "auto" (fractions when within 0-1, else pixels)."""
+    protocol: str = "auto"
+    """How the actor talks to the model: "auto" (by the model's name), a native computer-use
+    protocol ("anthropic-computer", "openai-computer", "ui-tars", "qwen-vl"), or "json"."""
 
     @property
     def is_model(self) -> bool:
@@ -318,6 +322,8 @@ def _problem(key: str, value: Any) -> tuple[str, str] | None:
         return (f"unknown backend {value!r}", f"use one of {', '.join(BACKENDS)}")
     if key == "coords" and value not in COORDS:
         return (f"unknown coords {value!r}", f"use one of {', '.join(COORDS)}")
+    if key == "protocol" and value not in PROTOCOLS:
+        return (f"unknown protocol {value!r}", f"use one of {', '.join(PROTOCOLS)}")
     if key in ("timeout", "tries"):
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             return (f"{key} must be a positive number, not {value!r}", "")

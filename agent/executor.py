@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clickwright.agent.critic import Expectation, Verdict, judge
+from clickwright.agent.safety import Flag
 from clickwright.agent.state import RunState, contained
 from clickwright.errors import ActionError
 from clickwright.types import Action, Box, Element, Screen, StepRecord
@@ -80,16 +81,18 @@ class Executor:
         expect: Expectation | Verify,
         purpose: Purpose,
         decided: float = 0.0,
+        flag: Flag | None = None,
     ) -> Done:
         """Carry out `action`; a device that refuses it gives a `retry` verdict. `decided` is
-        the seconds spent choosing it, for the record's timings."""
+        the seconds spent choosing it, for the record's timings; `flag` a risk the model's
+        vendor flagged, for the approval."""
         state = self.state
         state.check_budget()
         if state.settings.dry_run:
             verdict = Verdict("unverified", "dry run: nothing was done")
             return Done(None, verdict, self.record(action, aim, before, None, verdict, purpose,
                                                    status="planned"))  # fmt: skip
-        approval = state.approve(action, aim.element)
+        approval = state.approve(action, aim.element, flag)
         state.note_volatile(before)
         state.observer.action(action, aim.point)
         started = time.perf_counter()

@@ -304,7 +304,7 @@ def _carry_out(
         expect: Any = lambda screen: _wait(state, action, screen)  # noqa: E731
     else:
         expect = expectation_for(action, element)
-    verdict = executor.act(action, aim, before, expect, purpose, decided).verdict
+    verdict = executor.act(action, aim, before, expect, purpose, decided, decision.flag).verdict
     state.memory.turns.append(
         Turn(state.log.steps, decision.thought, describe_action(action), verdict.status,
              verdict.reason)

@@ -18,13 +18,14 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from clickwright.agent.backends.base import Backend, Message, one_line
+from clickwright.agent.backends.base import Backend, ChatResult, Message, Posted, one_line
 from clickwright.agent.budget import Price
 from clickwright.agent.config import BackendSettings
 from clickwright.agent.critic import Expectation, Verdict, judge
 from clickwright.agent.grounding import rank
 from clickwright.agent.interpreter import SUPPORTED_FORMS
 from clickwright.agent.model_output import extract_json
+from clickwright.agent.safety import Flag
 from clickwright.agent.screen_scaling import ScaledImage, read_point, to_frame_point
 from clickwright.agent.state import RunState
 from clickwright.devices.base import Point
@@ -87,21 +88,7 @@ class ModelRole:
             result = self.backend.chat(
                 messages, max_tokens=self.max_tokens, timeout=self.config.timeout
             )
-            state.usage.add(result.input_tokens, result.output_tokens, self.price)
-            state.model_seconds += result.seconds
-            state.log.record.usage = state.usage.to_json()
-            state.log.add_call(
-                {
-                    "role": self.role,
-                    "model": result.model,
-                    "time": time.time(),
-                    "seconds": round(result.seconds, 3),
-                    "input_tokens": result.input_tokens,
-                    "output_tokens": result.output_tokens,
-                    "prompt": prompt_text(messages),
-                    "answer": result.text,
-                }
-            )
+            self.count(result, prompt_text(messages), result.text)
             try:
                 return parse(result.text)
             except ActionError as error:
@@ -114,6 +101,25 @@ class ModelRole:
         raise StepFailed(
             f"the {self.role} ({self.config.model}) gave no usable answer in {tries} tries; "
             f"last problem: {problem}"
+        )
+
+    def count(self, result: ChatResult | Posted, prompt: str, answer: str) -> None:
+        """Add a call's tokens, dollars and time to the run, and log it."""
+        state = self.state
+        state.usage.add(result.input_tokens, result.output_tokens, self.price)
+        state.model_seconds += result.seconds
+        state.log.record.usage = state.usage.to_json()
+        state.log.add_call(
+            {
+                "role": self.role,
+                "model": result.model,
+                "time": time.time(),
+                "seconds": round(result.seconds, 3),
+                "input_tokens": result.input_tokens,
+                "output_tokens": result.output_tokens,
+                "prompt": prompt,
+                "answer": answer,
+            }
         )
 
     def retry_text(self, problem: str) -> str:
@@ -230,6 +236,7 @@ class Decision:
     expect: str = ""
     note: str = ""
     subgoal_done: bool = False
+    flag: Flag | None = None
 
 
 class Actor(ModelRole):

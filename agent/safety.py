@@ -95,6 +95,16 @@ def _is_option(element: Element | None) -> bool:
     )
 
 
+@dataclass
+class Flag:
+    """A risk the model's vendor flagged on an action (OpenAI's pending safety checks): the
+    executor's approval asks about it whatever the action is, and marks it approved when a
+    person (or --yes) lets the action go ahead, the only way the checks are acknowledged."""
+
+    why: str
+    approved: bool = False
+
+
 @dataclass(frozen=True)
 class Consent:
     """What the person's own words name: the task's text, and values they gave (a replay's

@@ -14,7 +14,7 @@ from clickwright.agent.critic import changed_regions
 from clickwright.agent.events import RunObserver
 from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
-from clickwright.agent.safety import Consent, Human, Nobody, risk_of
+from clickwright.agent.safety import Consent, Flag, Human, Nobody, Risk, risk_of
 from clickwright.devices.base import Device, Stable, wait_until_stable
 from clickwright.errors import ClickwrightError, DeviceError
 from clickwright.parsers.screen_parser import ScreenParser
@@ -240,20 +240,27 @@ class RunState:
                 self.sightings.append((region, 1))
         self.volatile = [box for box, seen in self.sightings if seen >= 2]
 
-    def approve(self, action: Action, element: Element | None) -> str:
+    def approve(self, action: Action, element: Element | None, flag: Flag | None = None) -> str:
         """'' when `action` may go ahead unasked, else how it was approved; raises Stopped when
-        the person (or nobody, headless) denies it. The task consents to what it names."""
-        risk = risk_of(action, element)
+        the person (or nobody, headless) denies it. The task consents to what it names; a risk
+        a model's vendor flagged (`flag`) is never consented by wording, and is marked approved
+        only when the action is let go ahead."""
+        flagged = flag is not None and not flag.approved
+        risk = Risk(action, flag.why) if flagged and flag else risk_of(action, element)
         if risk is None:
             return ""
-        if self.consent.covers(risk):
+        if not flagged and self.consent.covers(risk):
             return "named by the task"
         if self.settings.approve_risky or self.approved_all:
-            return "approved in advance"
-        decision = self.human.approve(risk)
-        if decision == "deny":
-            raise Stopped(
-                f"not approved: {risk.describe()} (approve it when asked, or run with --yes)"
-            )
-        self.approved_all = decision == "always"
-        return "approved by the user"
+            how = "approved in advance"
+        else:
+            decision = self.human.approve(risk)
+            if decision == "deny":
+                raise Stopped(
+                    f"not approved: {risk.describe()} (approve it when asked, or run with --yes)"
+                )
+            self.approved_all = decision == "always"
+            how = "approved by the user"
+        if flag is not None:
+            flag.approved = True
+        return how

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from clickwright.agent.backends.base import Backend
 from clickwright.agent.budget import FREE, Price, is_local, price_of
 from clickwright.agent.config import BackendSettings, ConfigError, ModelSettings, make_backend
+from clickwright.agent.protocols import ModelSpec, choose
+from clickwright.agent.protocols.actor import ProtocolActor
 from clickwright.agent.roles import (
     Actor,
     Critic,
@@ -23,20 +25,42 @@ from clickwright.agent.state import RunState
 @dataclass(frozen=True)
 class Team:
     planner: Planner | None
-    actor: Actor | None
+    actor: Actor | ProtocolActor | None
     grounder: Grounder
     critic: Critic
     notetaker: Notetaker | None
 
 
 def describe_roles(config: ModelSettings) -> dict[str, str]:
-    """`{"planner": "openai:gpt-4o", "grounder": "offline", ...}` for the run log."""
-    roles = ("planner", "actor", "grounder", "critic", "notetaker")
-    return {role: _name(config.for_role(role)) for role in roles}
+    """`{"planner": "openai:gpt-4o", "grounder": "offline", ...}` for the run log; an actor
+    speaking its model's own protocol says which."""
+    spec = _protocol(config)
+    names = {}
+    for role in ("planner", "actor", "grounder", "critic", "notetaker"):
+        settings = config.for_role(role)
+        if not _plays(role, settings, config, spec):
+            names[role] = "offline"
+        else:
+            names[role] = f"{settings.backend}:{settings.model}"
+            if spec is not None and role == "actor":
+                names[role] += f" ({spec.protocol})"
+    return names
 
 
-def _name(settings: BackendSettings) -> str:
-    return f"{settings.backend}:{settings.model}" if settings.is_model else "offline"
+def _protocol(config: ModelSettings) -> ModelSpec | None:
+    """The vendor protocol the actor's model speaks, None for clickwright's JSON actions."""
+    acting = config.for_role("actor")
+    return choose(acting.backend, acting.model, acting.protocol) if acting.is_model else None
+
+
+def _plays(
+    role: str, settings: BackendSettings, config: ModelSettings, spec: ModelSpec | None
+) -> bool:
+    """Whether `role` is a model: a model speaking its own protocol only acts, unless another
+    role's settings set it apart."""
+    if not settings.is_model:
+        return False
+    return spec is None or role == "actor" or settings != config.for_role("actor")
 
 
 def price_for(
@@ -63,13 +87,17 @@ def build_team(config: ModelSettings, state: RunState) -> Team:
     shared by several roles is loaded once). Bad settings fail here, before any action."""
     backends: dict[BackendSettings, Backend] = {}
 
+    spec = _protocol(config)
+
     def model(role: str, cls: type[ModelRole], **extra: bool) -> ModelRole | None:
         settings = config.for_role(role)
-        if not settings.is_model:
+        if not _plays(role, settings, config, spec):
             return None
         if settings not in backends:
             backends[settings] = make_backend(settings)
         price = price_for(settings, config, state.settings.max_cost)
+        if spec is not None and role == "actor":
+            return ProtocolActor(backends[settings], settings, state, price, spec)
         return cls(backends[settings], settings, state, price, **extra)
 
     actor = model("actor", Actor)
@@ -79,7 +107,8 @@ def build_team(config: ModelSettings, state: RunState) -> Team:
         actor=actor,  # type: ignore[arg-type]
         grounder=Grounder(
             model("grounder", ModelGrounder),  # type: ignore[arg-type]
-            config.for_role("actor").coords,
+            # a protocol actor's points are frame pixels already
+            "pixels" if spec is not None else config.for_role("actor").coords,
         ),
         critic=Critic(model("critic", ModelCritic)),  # type: ignore[arg-type]
         notetaker=model("notetaker", Notetaker),  # type: ignore[arg-type]

@@ -343,3 +343,7 @@ def main() -> None:
 from clickwright.app.demos_cli import register  # noqa: E402
 
 register(app)
+
+from clickwright.app.models_cli import register as register_models  # noqa: E402
+
+register_models(app)

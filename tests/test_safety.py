@@ -48,3 +48,23 @@ def test_keys_and_commands_are_consented_only_when_named():
     launch = risk_of(Launch(app="touch /tmp/x"), None)
     assert launch is not None and "touch /tmp/x" in launch.why
     assert not Consent("click Subscribe to newsletter").covers(launch)
+
+
+def test_a_risk_the_models_vendor_flagged_is_acknowledged_only_when_approved(tmp_path):
+    from clickwright.agent.runlog import RunLog
+    from clickwright.agent.safety import Flag
+    from clickwright.agent.state import RunSettings, RunState, Stopped
+
+    def state(**settings) -> RunState:
+        log = RunLog(tmp_path, "click Submit")
+        run = RunState("click Submit", None, None, log, RunSettings(**settings))  # type: ignore[arg-type]
+        run.consent = Consent("click Submit")
+        return run
+
+    flag = Flag("OpenAI's safety check: malicious instructions")
+    with pytest.raises(Stopped, match="malicious instructions"):
+        state().approve(CLICK, SUBMIT, flag)  # the task's words cannot consent to it
+    assert not flag.approved
+    assert state(approve_risky=True).approve(CLICK, SUBMIT, flag) == "approved in advance"
+    assert flag.approved
+    assert state().approve(CLICK, SUBMIT, Flag("x", approved=True)) == "named by the task"

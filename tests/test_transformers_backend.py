@@ -151,7 +151,7 @@ def test_the_cli_runs_a_local_model_as_actor_and_ends_cleanly_on_its_nonsense(
     assert "the actor" in summary["reason"] and "no usable answer in 3 tries" in summary["reason"]
     assert summary["usage"]["calls"] == 3 and summary["usage"]["cost"] == 0
     run = json.loads((Path(summary["run_dir"]) / "run.json").read_text())
-    assert run["roles"]["actor"] == f"transformers:{tiny_qwen}"
+    assert run["roles"]["actor"] == f"transformers:{tiny_qwen} (qwen-vl)"
     assert run["roles"]["planner"] == "offline"
     calls = (Path(summary["run_dir"]) / "model_calls.jsonl").read_text().splitlines()
     prompt = json.loads(calls[0])

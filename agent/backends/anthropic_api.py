@@ -9,6 +9,7 @@ from clickwright.agent.backends.base import (
     Backend,
     Message,
     ModelError,
+    WireRequest,
     bad_answer,
     png_base64,
     sdk_errors,
@@ -25,7 +26,8 @@ ANTHROPIC_URL = "https://api.anthropic.com"
 
 class AnthropicBackend(Backend):
     name = "anthropic"
-    image_limits = ImageLimits(max_side=1568, max_pixels=1_150_000)  # Anthropic's own limits
+    # Anthropic's documented limits: 1568 pixels on the long side, about 1.15 megapixels.
+    image_limits = ImageLimits(max_side=1568, factor=None, max_pixels=1_150_000)
 
     def __init__(
         self,
@@ -71,6 +73,28 @@ class AnthropicBackend(Backend):
         usage = getattr(answer, "usage", None)
         return (
             text,
+            getattr(usage, "input_tokens", 0) or 0,
+            getattr(usage, "output_tokens", 0) or 0,
+            getattr(answer, "model", None) or self.model,
+        )
+
+    def models(self, *, timeout: float) -> list[str]:
+        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
+            return [model.id for model in self._client.models.list(timeout=timeout)]
+
+    def _post(
+        self, request: WireRequest, *, timeout: float
+    ) -> tuple[dict[str, Any], int, int, str]:
+        """A Messages request with beta tools (the computer tool), as the protocol built it."""
+        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
+            answer = self._client.beta.messages.create(
+                **request.body, extra_headers=dict(request.headers), timeout=timeout
+            )
+        if not isinstance(getattr(answer, "content", None), list):
+            raise bad_answer(self.base_url, repr(answer))
+        usage = getattr(answer, "usage", None)
+        return (
+            answer.model_dump(mode="json"),
             getattr(usage, "input_tokens", 0) or 0,
             getattr(usage, "output_tokens", 0) or 0,
             getattr(answer, "model", None) or self.model,

@@ -11,10 +11,10 @@ import contextlib
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -46,6 +46,30 @@ class ChatResult:
     model: str
     seconds: float
     """Wall time of the whole call, retries included: what a budget must count."""
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    """One request of a vendor's own computer-use protocol, exactly as it goes on the wire:
+    the API path, the extra headers (beta flags) and the JSON body. What `--dry-run` prints."""
+
+    path: str
+    body: Mapping[str, Any]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Posted:
+    """The JSON answer to a WireRequest, with what it cost."""
+
+    body: dict[str, Any]
+    input_tokens: int
+    output_tokens: int
+    model: str
+    seconds: float
+
+
+T = TypeVar("T")
 
 
 class ModelError(ClickwrightError):
@@ -116,15 +140,27 @@ class Backend(ABC):
         timeout: float,
     ) -> ChatResult:
         start = time.monotonic()
+        text, input_tokens, output_tokens, model = self._retrying(
+            lambda: self._send(
+                messages, max_tokens=max_tokens, temperature=temperature, timeout=timeout
+            )
+        )
+        return ChatResult(text, input_tokens, output_tokens, model, time.monotonic() - start)
+
+    def post(self, request: WireRequest, *, timeout: float) -> Posted:
+        """Send a vendor protocol's own request (Anthropic's computer tool, OpenAI's Responses
+        API), with the same retries and errors as `chat`."""
+        start = time.monotonic()
+        body, input_tokens, output_tokens, model = self._retrying(
+            lambda: self._post(request, timeout=timeout)
+        )
+        return Posted(body, input_tokens, output_tokens, model, time.monotonic() - start)
+
+    def _retrying(self, call: Callable[[], T]) -> T:
         attempt = 1
         while True:
             try:
-                text, input_tokens, output_tokens, model = self._send(
-                    messages, max_tokens=max_tokens, temperature=temperature, timeout=timeout
-                )
-                return ChatResult(
-                    text, input_tokens, output_tokens, model, time.monotonic() - start
-                )
+                return call()
             except ModelError as error:
                 if not error.retryable or attempt >= self.tries:
                     raise
@@ -133,6 +169,19 @@ class Backend(ABC):
                     delay = max(delay, min(error.retry_after, 60.0))
                 time.sleep(delay)
                 attempt += 1
+
+    def models(self, *, timeout: float) -> list[str]:
+        """The model names the server lists (GET /models); `clickwright models check` asks."""
+        raise ModelError(f"the {self.name} backend has no model list", "")
+
+    def _post(
+        self, request: WireRequest, *, timeout: float
+    ) -> tuple[dict[str, Any], int, int, str]:
+        """One protocol request: (JSON answer, input tokens, output tokens, model name)."""
+        raise ModelError(
+            f"the {self.name} backend cannot send {request.path} requests",
+            'use protocol = "json" for this model, or the backend its vendor serves it on',
+        )
 
     @abstractmethod
     def _send(

@@ -10,6 +10,7 @@ from clickwright.agent.backends.base import (
     Backend,
     Message,
     ModelError,
+    WireRequest,
     bad_answer,
     png_base64,
     sdk_errors,
@@ -52,11 +53,7 @@ class OpenAICompatBackend(Backend):
     ) -> tuple[str, int, int, str]:
         with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
             completion = self._client.chat.completions.create(
-                model=self.model,
-                messages=[_wire_message(message) for message in messages],
-                max_tokens=max_tokens,
-                temperature=temperature,
-                timeout=timeout,
+                **chat_body(self.model, messages, max_tokens, temperature), timeout=timeout
             )
         choices = getattr(completion, "choices", None)
         if not choices:  # a non-JSON body arrives as str, foreign JSON as a model without fields
@@ -71,6 +68,40 @@ class OpenAICompatBackend(Backend):
             getattr(usage, "completion_tokens", 0) or 0,
             getattr(completion, "model", None) or self.model,
         )
+
+    def models(self, *, timeout: float) -> list[str]:
+        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
+            return [model.id for model in self._client.models.list(timeout=timeout)]
+
+    def _post(
+        self, request: WireRequest, *, timeout: float
+    ) -> tuple[dict[str, Any], int, int, str]:
+        """A Responses API request (the computer tool), as the protocol built it."""
+        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
+            response = self._client.responses.create(
+                **request.body, extra_headers=dict(request.headers) or None, timeout=timeout
+            )
+        if not isinstance(getattr(response, "output", None), list):
+            raise bad_answer(self.base_url, repr(response))
+        usage = getattr(response, "usage", None)
+        return (
+            response.model_dump(mode="json"),
+            getattr(usage, "input_tokens", 0) or 0,
+            getattr(usage, "output_tokens", 0) or 0,
+            getattr(response, "model", None) or self.model,
+        )
+
+
+def chat_body(
+    model: str, messages: Sequence[Message], max_tokens: int, temperature: float
+) -> dict[str, Any]:
+    """The JSON body of a chat-completions request: what is sent, and what a dry run shows."""
+    return {
+        "model": model,
+        "messages": [_wire_message(message) for message in messages],
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+    }
 
 
 def _wire_message(message: Message) -> dict[str, Any]:

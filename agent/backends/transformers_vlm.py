@@ -117,8 +117,14 @@ def _image_limits(processor: Any) -> ImageLimits:
     merge = getattr(images, "merge_size", None)
     if not patch or not merge:
         return ImageLimits()
-    max_pixels = getattr(images, "max_pixels", None) or (images.size or {}).get("longest_edge")
-    return ImageLimits(factor=patch * merge, max_pixels=max_pixels or ImageLimits.max_pixels)
+    size = images.size or {}
+    max_pixels = getattr(images, "max_pixels", None) or size.get("longest_edge")
+    min_pixels = getattr(images, "min_pixels", None) or size.get("shortest_edge")
+    return ImageLimits(
+        factor=patch * merge,
+        max_pixels=max_pixels or ImageLimits.max_pixels,
+        min_pixels=min_pixels or ImageLimits.min_pixels,
+    )
 
 
 def _pick_device(torch: Any) -> str:
