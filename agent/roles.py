@@ -33,6 +33,7 @@ from clickwright.errors import ActionError, StepFailed
 from clickwright.parsers.marks import draw_marks, marks_text
 from clickwright.types import (
     ANDROID_ONLY,
+    DESKTOP_ONLY,
     Action,
     Box,
     Element,
@@ -265,9 +266,8 @@ class Actor(ModelRole):
         return [Message("system", [self.system_text()]), Message("user", content)]
 
     def system_text(self) -> str:
-        schema = action_json_schema()
-        if self.state.device.kind != "android":
-            schema = _without(schema, ANDROID_ONLY)
+        android = self.state.device.kind == "android"
+        schema = _without(action_json_schema(), DESKTOP_ONLY if android else ANDROID_ONLY)
         return ACTOR_SYSTEM.format(schema=json.dumps(schema, separators=(",", ":")))
 
     def parse(self, text: str, screen: Screen) -> Decision:

@@ -49,7 +49,7 @@ _RISKY = re.compile(
     r"\b(" + "|".join(re.escape(w) for w in _RISKY_WORDS) + r")(?:s|es|ed|d|ing)?\b", re.I
 )
 _RISKY_KEYS = {("delete",): "deletes the selection", ("delete", "shift"): "deletes for good"}
-_CLICKS = ("click", "double_click", "long_press")
+_CLICKS = ("click", "double_click", "triple_click", "middle_click", "long_press")
 
 
 @dataclass(frozen=True)

@@ -299,8 +299,22 @@ class Target(_Model):
         return f"{self.kind} '{self.text}'" if self.kind else f"'{self.text}'"
 
 
-class _Pointed(_Model):
+class _NamesKeys(_Model):
+    """Key names are normalised (`Control` -> `ctrl`) and checked on the way in."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalize(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("keys"), list | tuple):
+            data = {**data, "keys": tuple(normalize_key(str(k)) for k in data["keys"])}
+        return data
+
+
+class _Pointed(_NamesKeys):
     target: Target
+    keys: tuple[str, ...] = Field(
+        default=(), max_length=4, description="modifier keys held down during the click"
+    )
 
 
 class Click(_Pointed):
@@ -313,6 +327,21 @@ class DoubleClick(_Pointed):
 
 class RightClick(_Pointed):
     type: Literal["right_click"] = "right_click"
+
+
+class TripleClick(_Pointed):
+    type: Literal["triple_click"] = "triple_click"
+
+
+class MiddleClick(_Pointed):
+    type: Literal["middle_click"] = "middle_click"
+
+
+class Hover(_Model):
+    """The pointer moved over the target and left there (a menu that opens on hover)."""
+
+    type: Literal["hover"] = "hover"
+    target: Target
 
 
 class LongPress(_Pointed):
@@ -330,23 +359,25 @@ class Type(_Model):
     )
 
 
-class Hotkey(_Model):
+class Hotkey(_NamesKeys):
     type: Literal["hotkey"] = "hotkey"
     keys: tuple[str, ...] = Field(min_length=1, max_length=5)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _normalize(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("keys"), list | tuple):
-            data = {**data, "keys": tuple(normalize_key(str(k)) for k in data["keys"])}
-        return data
+
+class HoldKey(_NamesKeys):
+    type: Literal["hold_key"] = "hold_key"
+    keys: tuple[str, ...] = Field(min_length=1, max_length=5)
+    duration: float = Field(default=1.0, gt=0, le=30)
 
 
-class Scroll(_Model):
+class Scroll(_NamesKeys):
     type: Literal["scroll"] = "scroll"
     direction: Literal["up", "down", "left", "right"]
     amount: int = Field(default=3, ge=1, le=50)
     target: Target | None = None
+    keys: tuple[str, ...] = Field(
+        default=(), max_length=4, description="modifier keys held down while scrolling"
+    )
 
 
 class Drag(_Model):
@@ -400,9 +431,13 @@ Action = Annotated[
     Click
     | DoubleClick
     | RightClick
+    | TripleClick
+    | MiddleClick
+    | Hover
     | LongPress
     | Type
     | Hotkey
+    | HoldKey
     | Scroll
     | Drag
     | Swipe
@@ -416,6 +451,7 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 ANDROID_ONLY = frozenset({"swipe", "long_press", "back", "home"})
+DESKTOP_ONLY = frozenset({"triple_click", "middle_click", "hover", "hold_key"})
 _ACTION = TypeAdapter(Action)
 
 
@@ -587,8 +623,13 @@ def describe_action(action: Action, element: dict[str, Any] | None = None) -> st
         return _describe_target(target, element)
 
     match action:
-        case Click() | DoubleClick() | RightClick():
-            return f"{action.type.replace('_', '-')} {on(action.target)}"
+        case Click() | DoubleClick() | RightClick() | TripleClick() | MiddleClick():
+            held = "".join(_key_name(key) + "+" for key in action.keys)
+            return f"{held}{action.type.replace('_', '-')} {on(action.target)}"
+        case Hover():
+            return f"move the pointer over {on(action.target)}"
+        case HoldKey():
+            return f"hold {'+'.join(_key_name(k) for k in action.keys)} for {action.duration:g} s"
         case LongPress():
             return f"long-press {on(action.target)} for {_number(action.duration)} s"
         case Type():

@@ -29,6 +29,14 @@ from clickwright.devices.input_events import InputEvent
 from clickwright.errors import ActionError, DeviceError
 from clickwright.types import ANDROID_ONLY, Action, Box, Frame, normalize_key
 
+CLICKS = {
+    "click": ("left", 1),
+    "double_click": ("left", 2),
+    "triple_click": ("left", 3),
+    "right_click": ("right", 1),
+    "middle_click": ("middle", 1),
+}
+"""Pointer actions as (button, clicks) for pyautogui."""
 SCROLL_CLICK_PIXELS = 1  # pyautogui scrolls in wheel clicks on X11 and Windows alike
 # pynput's key names that differ from clickwright's (left/right variants lose their suffix first)
 PYNPUT_KEYS = {
@@ -147,11 +155,17 @@ class DesktopDevice(Device):
         if kind in ANDROID_ONLY:
             raise ActionError(f"'{kind}' is an Android action; the desktop has no such input")
         at = self.mapping.to_input(*point) if point else None
-        if kind in ("click", "double_click", "right_click"):
+        if kind in CLICKS:
             self._require(at, kind)
-            {"click": gui.click, "double_click": gui.doubleClick, "right_click": gui.rightClick}[
-                kind
-            ](*at)
+            button, clicks = CLICKS[kind]
+            with self._held(action.keys):
+                gui.click(*at, clicks=clicks, interval=0.0, button=button)
+        elif kind == "hover":
+            self._require(at, kind)
+            gui.moveTo(*at)
+        elif kind == "hold_key":
+            with self._held(action.keys):
+                time.sleep(action.duration)
         elif kind == "type":
             if at:
                 gui.click(*at)
@@ -166,10 +180,11 @@ class DesktopDevice(Device):
             if at:
                 gui.moveTo(*at)
             clicks = action.amount * SCROLL_CLICK_PIXELS
-            if action.direction in ("up", "down"):
-                gui.scroll(clicks if action.direction == "up" else -clicks)
-            else:
-                gui.hscroll(clicks if action.direction == "right" else -clicks)
+            with self._held(action.keys):
+                if action.direction in ("up", "down"):
+                    gui.scroll(clicks if action.direction == "up" else -clicks)
+                else:
+                    gui.hscroll(clicks if action.direction == "right" else -clicks)
         elif kind == "drag":
             self._require(at, kind)
             self._require(end, kind)
@@ -180,6 +195,19 @@ class DesktopDevice(Device):
             self.launch(action.app)
         elif kind not in ("wait", "done", "fail", "ask_user"):
             raise ActionError(f"the desktop device cannot perform '{kind}'")
+
+    @contextlib.contextmanager
+    def _held(self, keys: tuple[str, ...]) -> Iterator[None]:
+        """Keys held down for the block, released whatever happens in it."""
+        down: list[str] = []
+        try:
+            for key in keys:
+                self._gui.keyDown(key)
+                down.append(key)
+            yield
+        finally:
+            for key in reversed(down):
+                self._gui.keyUp(key)
 
     @staticmethod
     def _require(point: Any, kind: str) -> None:

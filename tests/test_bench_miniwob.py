@@ -97,7 +97,7 @@ def test_a_browser_that_dies_fails_its_episode_and_the_run_goes_on(tmp_path):
     from clickwright.app.bench.executors import run_local
 
     dying = tmp_path / "dying-chromium"
-    dying.write_text('#!/bin/sh\n(sleep 3; kill -9 $$) &\nexec /usr/bin/chromium "$@"\n')
+    dying.write_text('#!/bin/sh\n(sleep 1; kill -9 $$) &\nexec /usr/bin/chromium "$@"\n')
     dying.chmod(0o755)
     runs = str(tmp_path / "runs")
     specs = [

@@ -201,7 +201,7 @@ def test_a_key_text_with_two_combinations_is_two_actions():
     assert [a.keys for a in actions] == [("ctrl", "a"), ("delete",)]
 
 
-def test_pointer_moves_presses_and_lookups_are_answered_without_acting():
+def test_a_pointer_move_hovers_and_presses_and_lookups_are_answered_without_acting():
     replies = [
         anthropic_tool_use({"action": "mouse_move", "coordinate": [100, 100]}),
         anthropic_tool_use({"action": "cursor_position"}),
@@ -212,20 +212,53 @@ def test_pointer_moves_presses_and_lookups_are_answered_without_acting():
     ]
     with ModelServer(replies, strict=True) as server:
         protocol, backend = talk(server)
-        readings = [turn(protocol, backend, Outcome(screen()))]
-        readings += [turn(protocol, backend) for _ in range(4)]
-        protocol.pointer.follow(readings[-1].actions[0])
-        readings.append(turn(protocol, backend, Outcome(screen(), carried_out=1)))
-    assert [r.actions for r in readings[:4]] == [()] * 4
-    (drag,) = readings[4].actions
+
+        def acted(reading):
+            for action in reading.actions:
+                protocol.pointer.follow(action)
+            return turn(protocol, backend, Outcome(screen(), carried_out=len(reading.actions)))
+
+        first = turn(protocol, backend, Outcome(screen()))
+        lookup = acted(first)
+        press = turn(protocol, backend)
+        second = turn(protocol, backend)
+        release = acted(second)
+        click = acted(release)
+    assert [a.type for a in first.actions + second.actions] == ["hover", "hover"]
+    assert lookup.actions == press.actions == ()
+    (drag,) = release.actions
     image = protocol.image(screen())
     start, end = image.to_model(*drag.source.point), image.to_model(*drag.to.point)
     assert max(abs(start[0] - 100), abs(start[1] - 100)) <= 1
     assert max(abs(end[0] - 400), abs(end[1] - 250)) <= 1
-    (click,) = readings[5].actions
-    assert click.target.point == drag.to.point  # the pointer stayed where the drag ended
+    (last,) = click.actions
+    assert last.target.point == drag.to.point  # the pointer stayed where the drag ended
     position = server.requests[2].body["messages"][-1]["content"][0]["content"]
     assert position == [{"type": "text", "text": "X=100,Y=100"}]
+
+
+def test_every_click_button_count_held_key_and_hold_is_a_real_action():
+    replies = [
+        anthropic_tool_use({"action": "triple_click", "coordinate": [5, 5]}),
+        anthropic_tool_use({"action": "middle_click", "coordinate": [5, 5]}),
+        anthropic_tool_use({"action": "left_click", "coordinate": [5, 5], "text": "shift"}),
+        anthropic_tool_use({"action": "hold_key", "text": "ctrl", "duration": 2}),
+        anthropic_tool_use(
+            {"action": "scroll", "coordinate": [5, 5], "scroll_direction": "up",
+             "scroll_amount": 2, "text": "ctrl"}
+        ),  # fmt: skip
+    ]
+    with ModelServer(replies, strict=True) as server:
+        protocol, backend = talk(server)
+        readings = [turn(protocol, backend, Outcome(screen()))]
+        for _ in range(4):
+            readings.append(turn(protocol, backend, Outcome(screen(), carried_out=1)))
+    actions = [r.actions[0] for r in readings]
+    assert [a.type for a in actions] == [
+        "triple_click", "middle_click", "click", "hold_key", "scroll"
+    ]  # fmt: skip
+    assert actions[2].keys == ("shift",) and actions[4].keys == ("ctrl",)
+    assert (actions[3].keys, actions[3].duration) == (("ctrl",), 2.0)
 
 
 def test_zoom_sends_the_region_at_full_resolution():
@@ -267,10 +300,8 @@ def test_zoom_is_an_error_on_the_older_tool_version():
     ("given", "said"),
     [
         ({"action": "left_click", "coordinate": [5000, 10]}, "are outside display bounds"),
-        ({"action": "triple_click", "coordinate": [5, 5]}, "no triple click"),
-        ({"action": "middle_click", "coordinate": [5, 5]}, "no middle click"),
-        ({"action": "hold_key", "text": "shift", "duration": 1}, "cannot hold a key"),
-        ({"action": "left_click", "coordinate": [5, 5], "text": "shift"}, "modifier keys"),
+        ({"action": "hold_key", "text": "shift", "duration": 90}, "duration=90"),
+        ({"action": "mouse_move"}, "mouse_move needs a coordinate"),
         (
             {
                 "action": "scroll",

@@ -194,7 +194,7 @@ def test_each_action_of_the_reference_becomes_a_clickwright_action(action, kind,
         assert getattr(got, name) == value
 
 
-def test_screenshot_and_move_are_answered_with_the_screen_without_acting():
+def test_a_screenshot_is_answered_without_acting_and_a_move_hovers():
     replies = [
         openai_computer_call({"type": "screenshot"}),
         openai_computer_call({"type": "move", "x": 40, "y": 50}),
@@ -203,9 +203,10 @@ def test_screenshot_and_move_are_answered_with_the_screen_without_acting():
     with ModelServer(replies, strict=True) as server:
         protocol, backend = talk(server)
         assert turn(protocol, backend, Outcome(screen())).actions == ()
-        assert turn(protocol, backend).actions == ()
-        turn(protocol, backend)
-    assert protocol.pointer.at is not None
+        (hover,) = turn(protocol, backend).actions
+        protocol.pointer.follow(hover)
+        turn(protocol, backend, Outcome(screen(), carried_out=1))
+    assert hover.type == "hover" and protocol.pointer.at is not None
     for request in server.requests[1:]:
         assert [i["type"] for i in request.body["input"]] == ["computer_call_output"]
 
@@ -213,11 +214,11 @@ def test_screenshot_and_move_are_answered_with_the_screen_without_acting():
 @pytest.mark.parametrize(
     ("action", "said"),
     [
-        ({"type": "click", "button": "wheel", "x": 1, "y": 1}, "no 'wheel' button"),
+        ({"type": "click", "button": "back", "x": 1, "y": 1}, "no 'back' button"),
         ({"type": "click", "button": "left", "x": 5000, "y": 1}, "outside the display"),
         (
-            {"type": "click", "button": "left", "x": 1, "y": 1, "keys": ["SHIFT"]},
-            "cannot hold keys",
+            {"type": "click", "button": "left", "x": 1, "y": 1, "keys": ["HYPER"]},
+            "unknown key",
         ),
         ({"type": "fly"}, "unknown action"),
     ],

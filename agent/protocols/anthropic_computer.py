@@ -9,10 +9,10 @@ coordinates are pixels of that screenshot, and each gets a `tool_result` in the 
 with a new screenshot. Only the last few screenshots stay in the conversation, as the demo's
 `only_n_most_recent_images` does.
 
-Actions clickwright has no input for (middle and triple clicks, clicks with held modifier
-keys, `hold_key`) are answered with an error result naming what to use instead; the pointer
-moves, button presses and lookups (`screenshot`, `zoom`, `cursor_position`) are answered by the
-protocol itself, and a press and release become one drag.
+Every action has its clickwright action: clicks of each button and count with the modifier
+keys the model holds (`text` on a click, as the 2025-01-24 tool defines it), `mouse_move` as a
+hover, `hold_key` for its `duration`; lookups (`screenshot`, `zoom`, `cursor_position`) are
+answered by the protocol itself, and a press and release become one click or drag.
 """
 
 from __future__ import annotations
@@ -38,10 +38,14 @@ from clickwright.types import (
     DoubleClick,
     Drag,
     Fail,
+    HoldKey,
     Hotkey,
+    Hover,
+    MiddleClick,
     RightClick,
     Scroll,
     Target,
+    TripleClick,
     Type,
     Wait,
 )
@@ -64,14 +68,12 @@ SYSTEM = """You are operating a computer through clickwright for a user. The scr
 the screen as it is now; act only through the computer tool. When the task is done, say so in \
 one sentence without calling a tool. If only the user can decide something, ask them one \
 question without calling a tool."""
-CLICKS = {"left_click": Click, "right_click": RightClick, "double_click": DoubleClick}
-NOT_HERE = {
-    "middle_click": "this computer has no middle click; use left_click or right_click",
-    "triple_click": (
-        "this computer has no triple click; to select a field's text use left_click on it "
-        "and then key ctrl+a, to select a word use double_click"
-    ),
-    "hold_key": "this computer cannot hold a key down; use key with a combination like ctrl+c",
+CLICKS = {
+    "left_click": Click,
+    "right_click": RightClick,
+    "double_click": DoubleClick,
+    "triple_click": TripleClick,
+    "middle_click": MiddleClick,
 }
 OMITTED = {"type": "text", "text": "(an older screenshot, left out)"}
 
@@ -207,16 +209,23 @@ class AnthropicComputer(Protocol):
         """One tool input -> the actions it asks for, or the tool result answering it now."""
         action = str(given.get("action", ""))
         pointer = self.pointer
-        if action in NOT_HERE:
-            raise ActionError(NOT_HERE[action])
-        if action in CLICKS or action == "scroll":
-            if given.get("text") or given.get("key"):
-                raise ActionError("this computer cannot hold modifier keys during a click")
+        if action in CLICKS or action in ("scroll", "mouse_move"):
             where = self._point(given, "coordinate", image)
+            if action == "mouse_move" and where is None:
+                raise ActionError("mouse_move needs a coordinate")
             target = Target(point=where) if where else pointer.target(action)
+            if action == "mouse_move":
+                return Acts(Hover(target=target))
+            held = _modifiers(given)
             if action == "scroll":
-                return Acts(_scroll(given, target))
-            return Acts(CLICKS[action](target=target))
+                return Acts(_scroll(given, target, held))
+            return Acts(CLICKS[action](target=target, keys=held))
+        if action == "hold_key":
+            duration = given.get("duration", 1)
+            if not isinstance(duration, int | float) or not 0 < duration <= 30:
+                raise ActionError(f"duration={duration!r} must be a number of seconds, up to 30")
+            keys = [k for combo in key_combos(_text_of(given, action)) for k in combo]
+            return Acts(HoldKey(keys=tuple(keys), duration=float(duration)))
         if action == "key":
             return Acts(*(Hotkey(keys=k) for k in key_combos(_text_of(given, action))))
         if action == "type":
@@ -251,12 +260,6 @@ class AnthropicComputer(Protocol):
         shot = self.shot(image)
         if action == "screenshot":
             return [shot]
-        if action == "mouse_move":
-            where = self._point(given, "coordinate", image)
-            if where is None:
-                raise ActionError("mouse_move needs a coordinate")
-            pointer.at = where
-            return [_text("the pointer is there now"), shot]
         if action == "left_mouse_down":
             pointer.pressed = pointer.target(action).point  # type: ignore[assignment]
             return [_text("the left button is down; release it with left_mouse_up")]
@@ -331,13 +334,23 @@ class Result:
         return Result(self.tool_use_id, content, error).block()
 
 
-def _scroll(given: Mapping[str, Any], target: Target) -> Scroll:
+def _scroll(given: Mapping[str, Any], target: Target, held: tuple[str, ...] = ()) -> Scroll:
     direction, amount = given.get("scroll_direction"), given.get("scroll_amount", 3)
     if direction not in ("up", "down", "left", "right"):
         raise ActionError(f"scroll_direction={direction!r} must be up, down, left or right")
     if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 50:
         raise ActionError(f"scroll_amount={amount!r} must be a whole number from 1 to 50")
-    return Scroll(direction=direction, amount=amount, target=target)
+    return Scroll(direction=direction, amount=amount, target=target, keys=held)
+
+
+def _modifiers(given: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys a click or scroll holds: its `text` ("shift", "ctrl+alt")."""
+    held = given.get("text") or given.get("key")
+    if not held:
+        return ()
+    if not isinstance(held, str):
+        raise ActionError(f"text={held!r} must name the keys to hold, e.g. shift")
+    return tuple(k for combo in key_combos(held) for k in combo)
 
 
 def _text_of(given: Mapping[str, Any], action: str) -> str:

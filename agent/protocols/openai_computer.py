@@ -38,6 +38,8 @@ from clickwright.types import (
     DoubleClick,
     Drag,
     Hotkey,
+    Hover,
+    MiddleClick,
     RightClick,
     Scroll,
     Target,
@@ -49,7 +51,7 @@ PATH = "/v1/responses"
 SCROLL_PIXELS = 100
 """Pixels of a `scroll_x`/`scroll_y` per wheel click (a browser's wheel step)."""
 ENVIRONMENTS = {"linux": "linux", "win32": "windows", "darwin": "mac"}
-BUTTONS = {"left": Click, "right": RightClick}
+BUTTONS = {"left": Click, "right": RightClick, "wheel": MiddleClick, "middle": MiddleClick}
 
 
 class OpenAIComputer(Protocol):
@@ -169,16 +171,15 @@ class OpenAIComputer(Protocol):
 
     def _act(self, given: Mapping[str, Any], image: ScaledImage) -> list[Action]:
         kind = given.get("type")
-        if given.get("keys") and kind != "keypress":
-            raise ActionError("this computer cannot hold keys during a mouse action")
+        held = _held(given) if kind != "keypress" else ()
         if kind in ("click", "double_click"):
             target = Target(point=self._point(given, image))
             if kind == "double_click":
-                return [DoubleClick(target=target)]
+                return [DoubleClick(target=target, keys=held)]
             button = given.get("button", "left")
             if button not in BUTTONS:
                 raise ActionError(f"this computer has no {button!r} button click")
-            return [BUTTONS[button](target=target)]
+            return [BUTTONS[button](target=target, keys=held)]
         if kind == "type":
             text = given.get("text")
             if not isinstance(text, str) or not text:
@@ -190,7 +191,8 @@ class OpenAIComputer(Protocol):
                 raise ActionError("keypress needs keys")
             return [Hotkey(keys=tuple(key_name(str(k)) for k in keys))]
         if kind == "scroll":
-            return [_scroll(given, Target(point=self._point(given, image)))]
+            scroll = _scroll(given, Target(point=self._point(given, image)))
+            return [scroll.model_copy(update={"keys": held})]
         if kind == "drag":
             path = given.get("path")
             if not isinstance(path, list) or len(path) < 2:
@@ -200,8 +202,7 @@ class OpenAIComputer(Protocol):
         if kind == "wait":
             return [Wait(timeout=2)]
         if kind == "move":
-            self.pointer.at = self._point(given, image)
-            return []
+            return [Hover(target=Target(point=self._point(given, image)))]
         if kind == "screenshot":
             return []
         raise ActionError(f"unknown action {kind!r}")
@@ -228,6 +229,14 @@ def _scroll(given: Mapping[str, Any], target: Target) -> Scroll:
         direction, pixels = ("right" if dx > 0 else "left"), abs(dx)
     amount = min(50, max(1, round(pixels / SCROLL_PIXELS)))
     return Scroll(direction=direction, amount=amount, target=target)
+
+
+def _held(given: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys a mouse action holds down (`keys`, as in the newer tool's actions)."""
+    keys = given.get("keys") or ()
+    if not isinstance(keys, list | tuple):
+        raise ActionError("keys must be a list of key names")
+    return tuple(key_name(str(k)) for k in keys)
 
 
 def _xy(point: object) -> Mapping[str, Any]:

@@ -44,8 +44,10 @@ from clickwright.types import (
     Fail,
     Home,
     Hotkey,
+    Hover,
     Launch,
     LongPress,
+    MiddleClick,
     RightClick,
     Scroll,
     Target,
@@ -54,7 +56,12 @@ from clickwright.types import (
 )
 
 MAX_TOKENS = 512
-CLICKS = {"left_click": Click, "right_click": RightClick, "double_click": DoubleClick}
+CLICKS = {
+    "left_click": Click,
+    "right_click": RightClick,
+    "double_click": DoubleClick,
+    "middle_click": MiddleClick,
+}
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.S)
 _LABEL = re.compile(r"^\s*(Thought|Action):\s*(.+?)\s*$", re.M)
 
@@ -169,8 +176,7 @@ class QwenVL(Protocol):
                 return [DoubleClick(target=target)]
             return [CLICKS.get(str(action), Click)(target=target)]
         if action == "mouse_move":
-            pointer.at = self._target(args, "coordinate", image).point  # type: ignore[assignment]
-            return []
+            return [Hover(target=self._target(args, "coordinate", image))]
         if action in ("left_click_drag", "swipe"):
             if action == "swipe":
                 start = self._target(args, "coordinate", image)
