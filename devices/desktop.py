@@ -159,7 +159,7 @@ class DesktopDevice(Device):
             self._require(at, kind)
             button, clicks = CLICKS[kind]
             with self._held(action.keys):
-                gui.click(*at, clicks=clicks, interval=0.0, button=button)
+                gui.click(*at, clicks=clicks, interval=0.05, button=button)
         elif kind == "hover":
             self._require(at, kind)
             gui.moveTo(*at)
