@@ -13,16 +13,8 @@ import typer
 from rich.markup import escape
 
 from clickwright.app.console import Printer, err, out, outcome_line, usage_line
-from clickwright.app.options import (
-    DeviceOption,
-    Display,
-    Launch,
-    ScreenNumber,
-    Virtual,
-    WaitDeviceOption,
-    device_options,
-)
-from clickwright.devices.factory import open_device, start_program
+from clickwright.app.options import Launch, device_command
+from clickwright.devices.factory import DeviceSpec, open_device, start_program
 from clickwright.errors import ClickwrightError
 
 app = typer.Typer(
@@ -39,15 +31,12 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 
 
 @app.command()
+@device_command
 def run(
     task: Annotated[
         str, typer.Argument(help="What to do, e.g. \"Type 'Ada' into Name and click Save\".")
     ],
-    virtual: Virtual = False,
-    display: Display = None,
-    screen: ScreenNumber = 0,
-    device_spec: DeviceOption = "desktop",
-    wait_device: WaitDeviceOption = 0.0,
+    spec: DeviceSpec,
     launch: Launch = None,
     max_steps: Annotated[
         int | None,
@@ -131,7 +120,7 @@ def run(
     stop = threading.Event()
     with (
         stop_hotkey(stop) as hotkey,
-        open_device(device_options(device_spec, virtual, display, screen, wait_device)) as device,
+        open_device(spec) as device,
     ):
         if hotkey and not as_json:
             out.print(f"press {hotkey} to stop")
@@ -215,15 +204,12 @@ def load_image(path: Path) -> Any:
 
 
 @app.command()
+@device_command
 def parse(
+    spec: DeviceSpec,
     image: Annotated[
         Path | None, typer.Option(help="Parse this screenshot instead of a screen.")
     ] = None,
-    virtual: Virtual = False,
-    display: Display = None,
-    screen: ScreenNumber = 0,
-    device_spec: DeviceOption = "desktop",
-    wait_device: WaitDeviceOption = 0.0,
     launch: Launch = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the elements as JSON.")
@@ -246,15 +232,13 @@ def parse(
         raise ClickwrightError(f"bad --sources {sources!r}", "use a list of: ocr, widgets, a11y")
     tree = None
     if image is not None:
-        if virtual or display or device_spec != "desktop":
+        if spec != DeviceSpec():
             raise ClickwrightError(
                 "--image cannot be combined with --virtual, --display or --device"
             )
         frame = load_image(image)
     else:
-        with open_device(
-            device_options(device_spec, virtual, display, screen, wait_device)
-        ) as device:
+        with open_device(spec) as device:
             if launch:
                 start_program(device, launch)
             frame = wait_until_stable(device).frame

@@ -14,14 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from clickwright.app.options import (
-    DeviceOption,
-    Display,
-    Launch,
-    ScreenNumber,
-    Virtual,
-    device_options,
-)
+from clickwright.app.options import Launch, device_command
+from clickwright.devices.factory import DeviceSpec
 from clickwright.errors import ClickwrightError
 
 demos = typer.Typer(
@@ -39,19 +33,16 @@ DemosDir = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(record)
-    app.command()(replay)
+    app.command()(device_command(record))
+    app.command()(device_command(replay))
     app.add_typer(demos, name="demos")
 
 
 def record(
     name: Annotated[str, typer.Argument(help="Name of the new demonstration.")],
+    spec: DeviceSpec,
     describe: Annotated[str, typer.Option(help="What the demonstration does, in words.")] = "",
-    virtual: Virtual = False,
-    display: Display = None,
-    screen: ScreenNumber = 0,
     launch: Launch = None,
-    device_spec: DeviceOption = "desktop",
     demos_dir: DemosDir = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Overwrite a demonstration of that name.")
@@ -70,7 +61,7 @@ def record(
     try:
         with (
             stop_hotkey(stop) as hotkey,
-            open_device(device_options(device_spec, virtual, display, screen)) as device,
+            open_device(spec) as device,
         ):
             if launch:
                 start_program(device, launch)
@@ -100,6 +91,7 @@ def _print_heard(heard: Any) -> None:
 
 def replay(
     name: Annotated[str, typer.Argument(help="Demonstration name (or folder).")],
+    spec: DeviceSpec,
     param: Annotated[
         list[str] | None,
         typer.Option("--param", help="A parameter's value, NAME=VALUE (repeatable)."),
@@ -123,11 +115,7 @@ def replay(
     only: Annotated[
         str | None, typer.Option(help="Replay only steps FIRST-LAST (numbered from 1).")
     ] = None,
-    virtual: Virtual = False,
-    display: Display = None,
-    screen: ScreenNumber = 0,
     launch: Launch = None,
-    device_spec: DeviceOption = "desktop",
     demos_dir: DemosDir = None,
     runs_dir: Annotated[Path, typer.Option(help="Where replay logs and reports go.")] = Path(
         "runs"
@@ -156,7 +144,7 @@ def replay(
     stop = threading.Event()
     with (
         stop_hotkey(stop) as hotkey,
-        open_device(device_options(device_spec, virtual, display, screen)) as device,
+        open_device(spec) as device,
     ):
         if hotkey and not as_json:
             out.print(f"press {hotkey} to stop")
