@@ -10,7 +10,7 @@ DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1
 	libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
 	libtk8.6 at-spi2-core dbus-daemon tesseract-ocr tesseract-ocr-eng chromium chromium-driver \
-	yad zenity mousepad
+	yad zenity mousepad galculator idle3 openbox xclip
 
 .PHONY: demo test bench system-deps venv clean
 

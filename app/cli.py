@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +13,7 @@ from rich.markup import escape
 
 from clickwright.app.console import Printer, err, out, outcome_line, usage_line
 from clickwright.app.options import Launch, device_command
+from clickwright.app.session import session
 from clickwright.devices.factory import DeviceSpec, open_device, start_program
 from clickwright.errors import ClickwrightError
 
@@ -92,11 +92,8 @@ def run(
     from clickwright.agent.config import load_settings
     from clickwright.agent.interpreter import interpret
     from clickwright.agent.loop import PROMPTS_FILE, run_task
-    from clickwright.agent.safety import Nobody
     from clickwright.agent.state import RunSettings
     from clickwright.app.report import write_report
-    from clickwright.app.stop_hotkey import stop_hotkey
-    from clickwright.app.terminal_human import TerminalHuman
 
     flags = {"backend": backend, "model": model, "base_url": base_url, "api_key_env": api_key_env}
     models = load_settings(flags, parse_role_flags(role or []))
@@ -115,26 +112,16 @@ def run(
         from clickwright.agent.demos.knowledge import use_demos as closest
 
         knowledge = closest(task, demos_dir)
-    interactive = sys.stdin.isatty() and not as_json
-    human = TerminalHuman(out) if interactive else Nobody()
-    stop = threading.Event()
-    with (
-        stop_hotkey(stop) as hotkey,
-        open_device(spec) as device,
-    ):
-        if hotkey and not as_json:
-            out.print(f"press {hotkey} to stop")
-        if launch:
-            start_program(device, launch)
+    with session(spec, launch, quiet=as_json) as on:
         result = run_task(
             task,
-            device,
+            on.device,
             runs_dir,
             settings,
             observer=None if as_json else Printer(),
-            stop=stop,
+            stop=on.stop,
             models=models,
-            human=human,
+            human=on.human,
             knowledge=knowledge,
         )
     report = write_report(result.run_dir)

@@ -126,13 +126,10 @@ def replay(
     from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
     from clickwright.agent.demos.replay import replay_demo
     from clickwright.agent.loop import run_task
-    from clickwright.agent.safety import Nobody
     from clickwright.agent.state import RunSettings
     from clickwright.app.console import Printer, out, outcome_line
     from clickwright.app.report import write_report
-    from clickwright.app.stop_hotkey import stop_hotkey
-    from clickwright.app.terminal_human import TerminalHuman
-    from clickwright.devices.factory import open_device, start_program
+    from clickwright.app.session import session
     from clickwright.parsers.screen_parser import ScreenParser
 
     demo = load_demo(demo_folder(name, library_dir(demos_dir)))
@@ -140,24 +137,17 @@ def replay(
     demo.parameters(values)  # a missing secret fails before any display starts
     steps = _step_range(only, len(demo.steps))
     settings = RunSettings(wait_timeout=timeout, approve_risky=yes)
-    human = TerminalHuman(out) if sys.stdin.isatty() and not as_json else Nobody()
-    stop = threading.Event()
-    with (
-        stop_hotkey(stop) as hotkey,
-        open_device(spec) as device,
-    ):
-        if hotkey and not as_json:
-            out.print(f"press {hotkey} to stop")
-        if launch:
-            start_program(device, launch)
+    with session(spec, launch, quiet=as_json) as on:
         parser = ScreenParser()
 
         def by_agent(task: str, where: Path) -> Any:
-            return run_task(task, device, where, settings, parser=parser, human=human, stop=stop)
+            return run_task(
+                task, on.device, where, settings, parser=parser, human=on.human, stop=on.stop
+            )
 
         result = replay_demo(
             demo,
-            device,
+            on.device,
             runs_dir,
             settings,
             params=values,
@@ -166,8 +156,8 @@ def replay(
             only=steps,
             parser=parser,
             observer=None if as_json else Printer(),
-            human=human,
-            stop=stop,
+            human=on.human,
+            stop=on.stop,
         )
     report = write_report(result.run_dir)
     if as_json:
