@@ -44,6 +44,9 @@ def miniwob(
         typer.Option(min=1, help="Seconds MiniWoB's own timer allows; default: the task's."),
     ] = None,
     max_steps: Annotated[int, typer.Option(min=1, help="Most actions per episode.")] = 15,
+    device_scale: Annotated[
+        float, typer.Option(help="Chromium's device scale: 2 (HiDPI, the default) or 1.")
+    ] = 2.0,
     backend: Annotated[str | None, typer.Option(help="Model backend, as for `run`.")] = None,
     model: Annotated[str | None, typer.Option(help="Model name or folder.")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible API root.")] = None,
@@ -60,7 +63,12 @@ def miniwob(
     from clickwright.agent.config import load_settings
     from clickwright.app.bench import results
     from clickwright.app.bench.executors import run_local, run_ray
-    from clickwright.app.bench.miniwob import EpisodeSpec, check_browser, check_tasks
+    from clickwright.app.bench.miniwob import (
+        EpisodeSpec,
+        check_browser,
+        check_device_scale,
+        check_tasks,
+    )
     from clickwright.app.cli import parse_role_flags
     from clickwright.app.console import out as console
 
@@ -68,6 +76,7 @@ def miniwob(
         raise ClickwrightError(f"unknown --executor {executor!r}", "use local or ray")
     names = read_tasks(tasks)
     check_tasks(names)
+    check_device_scale(device_scale)
     spec_defaults = EpisodeSpec("", 0, "")
     check_browser(spec_defaults.browser, spec_defaults.chromedriver)
     flags = {"backend": backend, "model": model, "base_url": base_url, "api_key_env": api_key_env}
@@ -86,6 +95,7 @@ def miniwob(
             time_limit,
             max_steps,
             {**given, "roles": list(role or [])},
+            device_scale=device_scale,
         )  # fmt: skip
         for task in names
         for n in range(episodes)
@@ -99,6 +109,7 @@ def miniwob(
         "executor": executor,
         "time_limit": time_limit or "task default",
         "max_steps": max_steps,
+        "device_scale": device_scale,
         "planner": f"{actor.backend}:{actor.model}" if actor.is_model else "offline",
     }
     finished: list = []

@@ -43,8 +43,10 @@ DEV_SET = (
     "navigate-tree",
     "search-engine",
 )
-SCREEN = (720, 560)
-"""The display: the task (160x210 CSS pixels) at twice its size, plus MiniWoB's score panel."""
+WINDOW = (360, 280)
+"""The browser window in CSS pixels: the task (160x210) plus MiniWoB's score panel; the display
+is this times the device scale."""
+DEVICE_SCALES = (1.0, 1.5, 2.0)
 BROWSER_FLAGS = (
     "--no-sandbox",  # Chromium refuses to run as root without it
     "--disable-gpu",
@@ -54,8 +56,7 @@ BROWSER_FLAGS = (
     "--disable-sync",
     "--disable-dev-shm-usage",
     "--window-position=0,0",
-    "--window-size=360,280",
-    "--force-device-scale-factor=2",  # a HiDPI screen: 10 px fonts become readable pixels
+    f"--window-size={WINDOW[0]},{WINDOW[1]}",
 )
 DEBIAN_PACKAGES = "chromium chromium-driver"
 
@@ -72,6 +73,22 @@ class EpisodeSpec:
     """CLI-style model flags (backend, model, base_url, api_key_env) and `roles`; empty: offline."""
     browser: str = "/usr/bin/chromium"
     chromedriver: str = "/usr/bin/chromedriver"
+    device_scale: float = 2.0
+    """Chromium's device scale: 2 (a HiDPI screen: 10 px fonts become readable pixels) or the
+    ordinary 1."""
+
+
+def screen_size(device_scale: float) -> tuple[int, int]:
+    """The display that holds the browser window at this scale."""
+    return round(WINDOW[0] * device_scale), round(WINDOW[1] * device_scale)
+
+
+def check_device_scale(device_scale: float) -> None:
+    if device_scale not in DEVICE_SCALES:
+        raise ClickwrightError(
+            f"unsupported --device-scale {device_scale:g}",
+            "use " + ", ".join(f"{s:g}" for s in DEVICE_SCALES),
+        )
 
 
 @dataclass(frozen=True)
@@ -86,6 +103,7 @@ class EpisodeResult:
     reason: str
     run_dir: str
     time_limit: float | None
+    device_scale: float = 2.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -122,14 +140,14 @@ class _Worker:
     """The display, browser and device of this process, kept while the task stays the same."""
 
     def __init__(self) -> None:
-        self.key: tuple[str, str, str] | None = None
+        self.key: tuple[str, str, str, float] | None = None
         self.env: Any = None
         self.display: Any = None
         self.device: Any = None
         self.folder: tempfile.TemporaryDirectory[str] | None = None
 
     def open(self, spec: EpisodeSpec) -> None:
-        key = (spec.task, spec.browser, spec.chromedriver)
+        key = (spec.task, spec.browser, spec.chromedriver, spec.device_scale)
         if key == self.key and self.env is not None:
             return
         self.close()
@@ -142,10 +160,10 @@ class _Worker:
         gymnasium.register_envs(miniwob)
         self.folder = tempfile.TemporaryDirectory(prefix="clickwright-miniwob-")
         wrapper = Path(self.folder.name) / "chromium"
-        flags = " ".join(BROWSER_FLAGS)
+        flags = " ".join((*BROWSER_FLAGS, f"--force-device-scale-factor={spec.device_scale:g}"))
         wrapper.write_text(f'#!/bin/sh\nexec {spec.browser} {flags} "$@"\n')
         wrapper.chmod(0o755)
-        self.display = VirtualDisplay(*SCREEN).start()
+        self.display = VirtualDisplay(*screen_size(spec.device_scale)).start()
         os.environ.update(
             DISPLAY=self.display.name,
             MINIWOB_CHROME_BINARY=str(wrapper),
@@ -195,7 +213,7 @@ def run_episode(spec: EpisodeSpec) -> EpisodeResult:
             observation["utterance"],
             _worker.device,
             spec.runs_dir,
-            RunSettings(max_steps=spec.max_steps, settle_timeout=2.0, approve_risky=True),
+            RunSettings(max_steps=spec.max_steps, settle_timeout=2.0),
             models=models,
         )
         run_dir, steps, outcome = str(result.run_dir), result.steps, result.outcome
@@ -222,4 +240,5 @@ def run_episode(spec: EpisodeSpec) -> EpisodeResult:
         reason=reason,
         run_dir=run_dir,
         time_limit=spec.time_limit,
+        device_scale=spec.device_scale,
     )

@@ -142,7 +142,8 @@ def write_chart(data: dict[str, Any], path: Path, old: dict[str, Any] | None = N
     axes.set_xlabel("success rate (%)")
     axes.set_title(
         f"MiniWoB++ from pixels: mean {data['mean_success'] * 100:.1f}% "
-        f"({data['settings'].get('planner', '')}, commit {data['commit'] or '?'})"
+        f"({data['settings'].get('planner', '')}, device scale "
+        f"{data['settings'].get('device_scale', 2):g}, commit {data['commit'] or '?'})"
     )
     figure.tight_layout()
     figure.savefig(path, dpi=110)

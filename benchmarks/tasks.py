@@ -1,0 +1,851 @@
+"""The task corpus of issue 13: tasks as new users write them, on real third-party programs.
+
+Each task (benchmarks/tasks/*.toml) gets a fresh Xvfb display (numbers :70-:89), a session
+D-Bus (so GTK programs publish their accessibility tree, as on a desktop), the openbox window
+manager and its program; then exactly what a user types runs:
+
+    .venv/bin/clickwright run --display :N "<task>" --json
+
+with the default settings (an empty config file, no --yes, no terminal: risky actions the
+approval policy does not clear stop the run), under a time limit, and the task's check reads
+the program's real output: what a dialog printed, the saved file, the settings file the
+program wrote, the number on the calculator's display (copied with the program's own Ctrl+C),
+or the form a web page posted to the local server this script runs.
+
+Success is the check alone; what the agent said (done, failed, refused) is recorded beside it.
+Prints success per program, per phrasing class and per split (dev / held-out) and writes a
+results JSON; run folders (run.json, steps, report) go under the output folder.
+
+    .venv/bin/python benchmarks/tasks.py [--program zenity,yad] [--split heldout]
+        [--id 'web-*'] [--jobs 1] [--time-limit 150] [--out bench/tasks-STAMP] [--list]
+
+The held-out third is fixed by rule (`held_out`), not by hand: per program, the tasks whose
+sha256("clickwright-issue13/<id>") sorts in the first third. The corpus files store each
+task's split and tests/test_task_corpus.py checks that they match the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import configparser
+import fnmatch
+import hashlib
+import http.server
+import json
+import math
+import os
+import queue
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+import urllib.parse
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "benchmarks" / "tasks"
+WEB = CORPUS / "web"
+CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
+SALT = "clickwright-issue13/"
+PROGRAMS = {
+    # program: the Debian package that provides it (they go into the Makefile)
+    "zenity": "zenity",
+    "yad": "yad",
+    "mousepad": "mousepad",
+    "galculator": "galculator",
+    "idle": "idle3",
+    "chromium": "chromium",
+}
+SUPPORT_PACKAGES = ("openbox", "xclip", "dbus-daemon", "at-spi2-core", "x11-utils", "xdotool")
+TOOLS = ("Xvfb", "openbox", "xclip", "xdotool", "xprop", "dbus-daemon", "zenity", "yad")
+TOOLS += ("mousepad", "galculator", "/usr/bin/idle", "chromium")
+CLASSES = (
+    "plain",
+    "cut-value",
+    "multi-field",
+    "intent",
+    "from-to",
+    "list",
+    "row-by-content",
+    "widget-value",
+    "editor",
+    "find-hidden",
+    "read-then-use",
+    "consent",
+    "arithmetic",
+)
+CHECK_KINDS = ("stdout", "exit", "file", "ini", "display", "submission")
+DISPLAYS = range(70, 90)
+SCREEN = (1280, 800)
+CHROMIUM_FLAGS = (
+    "--no-sandbox",  # Chromium refuses to run as root without it
+    "--test-type",  # no "unsupported command-line flag" bar over the page
+    "--disable-gpu",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--password-store=basic",
+    "--start-maximized",
+)
+
+
+# ---- the corpus ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    program: str
+    task: str
+    classes: tuple[str, ...]
+    split: str
+    setup: dict[str, Any]
+    check: dict[str, Any]
+    source: str
+
+    @property
+    def scale(self) -> int | None:
+        return self.setup.get("scale") if self.program == "chromium" else None
+
+    @property
+    def group(self) -> str:
+        """The program, with the device scale for web pages (chromium@1, chromium@2)."""
+        return f"chromium@{self.scale}" if self.scale else self.program
+
+
+def load_corpus(folder: Path = CORPUS) -> list[Task]:
+    tasks = []
+    for path in sorted(folder.glob("*.toml")):
+        for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("task", []):
+            tasks.append(
+                Task(
+                    id=raw["id"],
+                    program=raw["program"],
+                    task=raw["task"],
+                    classes=tuple(raw.get("classes", ())),
+                    split=raw.get("split", ""),
+                    setup=raw.get("setup", {}),
+                    check=raw.get("check", {}),
+                    source=path.name,
+                )
+            )
+    return tasks
+
+
+def held_out(tasks: list[Task]) -> set[str]:
+    """The fixed rule: per program, the third of the ids whose salted sha256 sorts first."""
+    chosen: set[str] = set()
+    by_program: dict[str, list[str]] = defaultdict(list)
+    for task in tasks:
+        by_program[task.program].append(task.id)
+    for ids in by_program.values():
+        ranked = sorted(ids, key=lambda i: hashlib.sha256((SALT + i).encode()).hexdigest())
+        chosen.update(ranked[: len(ranked) // 3])
+    return chosen
+
+
+def problems(tasks: list[Task]) -> list[str]:
+    """Everything wrong with the corpus, one line each; empty when it is sound."""
+    found = []
+    counts = Counter(t.id for t in tasks)
+    found += [f"{i}: id used {n} times" for i, n in counts.items() if n > 1]
+    rule = held_out(tasks)
+    for t in tasks:
+        if t.program not in PROGRAMS:
+            found.append(f"{t.id}: unknown program {t.program!r}")
+        if not t.task.strip():
+            found.append(f"{t.id}: empty task sentence")
+        if not t.classes or set(t.classes) - set(CLASSES):
+            found.append(f"{t.id}: classes {t.classes} not among {CLASSES}")
+        if t.split != ("heldout" if t.id in rule else "dev"):
+            found.append(f"{t.id}: split {t.split!r} does not follow the held-out rule")
+        if t.check.get("kind") not in CHECK_KINDS:
+            found.append(f"{t.id}: check kind {t.check.get('kind')!r} not among {CHECK_KINDS}")
+        elif not _check_has_expectation(t.check):
+            found.append(f"{t.id}: the {t.check['kind']} check expects nothing")
+        if t.program == "chromium":
+            if not (WEB / str(t.setup.get("page", ""))).is_file():
+                found.append(f"{t.id}: no page {t.setup.get('page')!r} in {WEB}")
+            if t.setup.get("scale") not in (1, 2):
+                found.append(f"{t.id}: device scale must be 1 or 2")
+        elif not t.setup.get("command"):
+            found.append(f"{t.id}: no setup command")
+    by_program = Counter(t.program for t in tasks)
+    for program, n in by_program.items():
+        if n % 3:
+            found.append(f"{program}: {n} tasks, not a multiple of 3, so no exact third")
+    held = sum(t.split == "heldout" for t in tasks)
+    if held * 3 != len(tasks):
+        found.append(f"{held} of {len(tasks)} tasks held out, not exactly a third")
+    return found
+
+
+def _check_has_expectation(check: dict[str, Any]) -> bool:
+    expected = {
+        "stdout": ("equals", "fields", "lines", "has_lines", "contains"),
+        "exit": ("codes",),
+        "file": ("equals", "regex"),
+        "ini": ("files",),
+        "display": ("equals",),
+        "submission": ("fields",),
+    }[check["kind"]]
+    return any(check.get(key) not in (None, [], {}) for key in expected)
+
+
+# ---- checks on the program's real output -----------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What the program left behind, for the check."""
+
+    home: Path
+    stdout: str = ""
+    exit_code: int | None = None
+    """None: the program was still running when the agent finished."""
+    display: str | None = None
+    submissions: list[dict[str, list[str]]] = field(default_factory=list)
+
+
+def check(spec: dict[str, Any], out: Outcome) -> tuple[bool, str]:
+    """(passed, why not). Every kind compares real output only."""
+    kind = spec["kind"]
+    if kind in ("stdout", "exit"):
+        codes = spec.get("codes", [0])
+        if out.exit_code is None:
+            return False, "the dialog was still open"
+        if out.exit_code not in codes:
+            return False, f"exit status {out.exit_code}, wanted {codes}"
+        return _check_text(spec, out.stdout) if kind == "stdout" else (True, "")
+    if kind == "file":
+        if spec.get("exited") and out.exit_code is None:
+            return False, "the program is still open"
+        return _check_file(spec, out.home)
+    if kind == "ini":
+        return _check_ini(spec["files"], out.home)
+    if kind == "display":
+        return _check_display(spec["equals"], out.display)
+    return _check_submission(spec, out.submissions)
+
+
+def _check_text(spec: dict[str, Any], text: str) -> tuple[bool, str]:
+    text = text.replace("\r\n", "\n").rstrip("\n")
+    shown = repr(text[:120])
+    if "equals" in spec and text.strip() != spec["equals"]:
+        return False, f"printed {shown}, wanted {spec['equals']!r}"
+    if "fields" in spec:
+        want = spec["fields"]
+        got = [part.strip() for part in text.strip("\n").split("|")]
+        extra = got[len(want) :]  # yad ends a form with "|": one more, empty, field
+        if got[: len(want)] != want or any(extra):
+            return False, f"fields {got}, wanted {want}"
+    lines = [line for line in text.split("\n") if line.strip()]
+    if "lines" in spec and sorted(lines) != sorted(spec["lines"]):
+        return False, f"lines {lines}, wanted {spec['lines']}"
+    missing = [line for line in spec.get("has_lines", []) if line not in lines]
+    if missing:
+        return False, f"no line {missing[0]!r} in {shown}"
+    return _contains(spec, text)
+
+
+def _contains(spec: dict[str, Any], text: str) -> tuple[bool, str]:
+    for part in spec.get("contains", []):
+        if part not in text:
+            return False, f"{part!r} missing from {text[:120]!r}"
+    for part in spec.get("lacks", []):
+        if part in text:
+            return False, f"{part!r} still in {text[:120]!r}"
+    return True, ""
+
+
+def _check_file(spec: dict[str, Any], home: Path) -> tuple[bool, str]:
+    name = spec["path"]
+    if spec.get("anywhere"):
+        candidates = sorted(home.rglob(Path(name).name))
+    else:
+        candidates = [home / name] if (home / name).is_file() else []
+    if not candidates:
+        return False, f"no file {name}"
+    why = ""
+    for path in candidates:
+        text = path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+        if "equals" in spec and text.rstrip("\n") != spec["equals"].rstrip("\n"):
+            why = f"{path.relative_to(home)} holds {text[:120]!r}"
+        elif "regex" in spec and not re.search(spec["regex"], text):
+            why = f"{path.relative_to(home)} holds {text[:120]!r}"
+        else:
+            return True, ""
+    return False, why
+
+
+def _check_ini(files: dict[str, dict[str, str]], home: Path) -> tuple[bool, str]:
+    for name, values in files.items():
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read(home / name, encoding="utf-8")
+        for dotted, wanted in values.items():
+            section, _, key = dotted.partition(".")
+            got = parser.get(section, key, fallback=None)
+            if got is None or got.strip().lower() != str(wanted).lower():
+                return False, f"{name} [{section}] {key} = {got!r}, wanted {wanted!r}"
+    return True, ""
+
+
+def _check_display(wanted: float, shown: str | None) -> tuple[bool, str]:
+    if shown is None:
+        return False, "could not copy the calculator's display (closed?)"
+    try:
+        value = float(shown.strip().replace(",", ""))
+    except ValueError:
+        return False, f"the display shows {shown!r}"
+    if not math.isclose(value, float(wanted), rel_tol=1e-9, abs_tol=1e-9):
+        return False, f"the display shows {shown.strip()}, wanted {wanted:g}"
+    return True, ""
+
+
+def _check_submission(spec: dict[str, Any], sent: list[dict[str, list[str]]]) -> tuple[bool, str]:
+    mine = [s for s in sent if s.get("form") == [spec["form"]]]
+    if not mine:
+        return False, f"the {spec['form']} form was never submitted"
+    last = mine[-1]
+    for name, wanted in spec["fields"].items():
+        got = [v.strip() for v in last.get(name, [])]
+        want = wanted if isinstance(wanted, list) else [wanted]
+        if got != want:
+            return False, f"{name} = {got}, wanted {want}"
+    for name in spec.get("absent", []):
+        if name in last:
+            return False, f"{name} was sent ({last[name]}), should be off"
+    return True, ""
+
+
+# ---- one task's world: display, session bus, window manager, program -------------------------
+
+
+class Displays:
+    """Display numbers :70-:89 handed to one task at a time."""
+
+    def __init__(self) -> None:
+        self.free: queue.Queue[int] = queue.Queue()
+        for number in DISPLAYS:
+            self.free.put(number)
+
+    @contextmanager
+    def take(self) -> Iterator[int]:
+        while True:
+            number = self.free.get()
+            if not Path(f"/tmp/.X{number}-lock").exists():
+                break
+        try:
+            yield number
+        finally:
+            self.free.put(number)
+
+
+def _die_with_parent() -> None:
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _start(command: list[str], env: dict[str, str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """A helper process in its own session (so its whole group can be ended) that dies with us."""
+    kwargs.setdefault("stdout", subprocess.DEVNULL)
+    kwargs.setdefault("stderr", subprocess.DEVNULL)
+    return subprocess.Popen(
+        command, env=env, start_new_session=True, preexec_fn=_die_with_parent, **kwargs
+    )
+
+
+def _end(process: subprocess.Popen[bytes] | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=5)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+
+
+def _until(condition: Any, timeout: float, what: str, step: float = 0.1) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} within {timeout:g} s")
+        time.sleep(step)
+
+
+@contextmanager
+def desktop(number: int, home: Path) -> Iterator[dict[str, str]]:
+    """Xvfb :number + a session D-Bus + openbox; yields the environment programs run with."""
+    name = f":{number}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLICKWRIGHT_", "DBUS_"))}
+    env.pop("AT_SPI_BUS_ADDRESS", None)
+    runtime = home.parent / "runtime"
+    runtime.mkdir(mode=0o700)
+    env.pop("NO_AT_BRIDGE", None)  # GTK programs publish their tree, as on a desktop
+    env.update(DISPLAY=name, XDG_RUNTIME_DIR=str(runtime), LANG="C.UTF-8")
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        size = f"{SCREEN[0]}x{SCREEN[1]}x24"
+        started.append(_start(["Xvfb", name, "-screen", "0", size, "-nolisten", "tcp"], env))
+        _until(lambda: _answers(env), 30, f"Xvfb {name} did not start")
+        bus = _start(
+            ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+            env,
+            stdout=subprocess.PIPE,
+        )
+        started.append(bus)
+        assert bus.stdout is not None
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().decode().strip()
+        window_manager = [_start(["openbox", "--sm-disable"], env)]
+        started.append(window_manager[0])
+
+        def managed() -> bool:
+            if window_manager[-1].poll() is not None:  # it lost a race for the display: again
+                window_manager.append(_start(["openbox", "--sm-disable"], env))
+                started.append(window_manager[-1])
+            return _has_window_manager(env)
+
+        _until(managed, 30, "openbox did not start", step=0.3)
+        yield env
+    finally:
+        for process in reversed(started):
+            _end(process)
+
+
+def _answers(env: dict[str, str]) -> bool:
+    """The X server accepts clients (its socket appears a moment before it does)."""
+    return (
+        subprocess.run(["xprop", "-root", "-len", "0"], env=env, capture_output=True).returncode
+        == 0
+    )
+
+
+def _has_window_manager(env: dict[str, str]) -> bool:
+    probe = subprocess.run(
+        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True
+    )
+    return "window id" in probe.stdout
+
+
+def _grab(display: str) -> bytes:
+    import mss
+
+    factory = getattr(mss, "MSS", None) or mss.mss
+    with factory(display=display) as shots:
+        return shots.grab(shots.monitors[1]).rgb
+
+
+def wait_for_window(display: str, blank: bytes, process: subprocess.Popen[bytes]) -> None:
+    """Until the program has drawn something and the screen has been still for 0.5 s."""
+
+    def drawn() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"the program exited with status {process.returncode} at start")
+        return _grab(display) != blank
+
+    _until(drawn, 40, "the program showed no window")
+    last, still_since = _grab(display), time.monotonic()
+    deadline = time.monotonic() + 20
+    while time.monotonic() - still_since < 0.5 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = _grab(display)
+        if now != last:
+            last, still_since = now, time.monotonic()
+
+
+class Submissions(http.server.ThreadingHTTPServer):
+    """Serves benchmarks/tasks/web/ on 127.0.0.1 and records every form posted to /submit."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.received: list[dict[str, list[str]]] = []
+        self.pages: list[str] = []
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def root(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    server: Submissions
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, directory=str(WEB), **kwargs)
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.server.pages.append(self.path)
+        super().do_GET()
+
+    def do_POST(self) -> None:  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode("utf-8", errors="replace")
+        fields: dict[str, list[str]] = {}
+        for name, value in urllib.parse.parse_qsl(body, keep_blank_values=True):
+            fields.setdefault(name, []).append(value)
+        self.server.received.append(fields)
+        page = b"<!doctype html><title>Received</title><h1>Thank you, received.</h1>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def _prepare_home(task: Task, home: Path) -> None:
+    home.mkdir()
+    for folder in task.setup.get("dirs", []):
+        (home / folder).mkdir(parents=True, exist_ok=True)
+    for name, text in task.setup.get("files", {}).items():
+        path = home / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _copy_display(env: dict[str, str]) -> str | None:
+    """The calculator's display, through its own Edit > Copy shortcut and the clipboard."""
+    windows = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "galculator"],
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    for window in windows:  # the main window, and any other it has open
+        subprocess.run(
+            ["xdotool", "windowactivate", "--sync", window], env=env, capture_output=True
+        )
+        subprocess.run(["xdotool", "key", "ctrl+c"], env=env)  # GTK ignores keys sent to a window
+        try:
+            copied = subprocess.run(
+                ["xclip", "-o", "-selection", "clipboard"],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=5,
+            )
+        except subprocess.TimeoutExpired:
+            continue
+        if copied.returncode == 0 and copied.stdout.strip():
+            return copied.stdout
+    return None
+
+
+# ---- running one task ------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    id: str
+    program: str
+    group: str
+    split: str
+    classes: list[str]
+    task: str
+    success: bool
+    check: str
+    """Why the check failed ("" when it passed)."""
+    outcome: str
+    """What clickwright said: done, failed, stopped, refused (exit 2), timeout, or setup."""
+    reason: str
+    steps: int
+    seconds: float
+    run_dir: str
+
+
+def run_task(task: Task, displays: Displays, out: Path, time_limit: float, keep: bool) -> Result:
+    start = time.monotonic()
+    outcome, reason, steps, run_dir, verdict = "setup", "", 0, "", (False, "")
+    work = Path(tempfile.mkdtemp(prefix=f"cw-task-{task.id}-"))
+    home = work / "home"
+    try:
+        _prepare_home(task, home)
+        with displays.take() as number, ExitStack() as stack:
+            env = stack.enter_context(desktop(number, work / "home"))
+            env["HOME"] = str(home)
+            server = None
+            blank = _grab(env["DISPLAY"])
+            stdout_path = work / "stdout.txt"
+            stdout_file = stack.enter_context(stdout_path.open("wb"))
+            if task.program == "chromium":
+                server = Submissions()
+                stack.callback(server.shutdown)
+                command = [
+                    "chromium",
+                    *CHROMIUM_FLAGS,
+                    f"--user-data-dir={work / 'chromium'}",
+                    f"--force-device-scale-factor={task.scale}",
+                    f"--app={server.root}{task.setup['page']}",
+                ]
+            else:
+                command = ["sh", "-c", task.setup["command"]]
+            program = _start(command, env, cwd=home, stdout=stdout_file)
+            stack.callback(_end, program)
+            wait_for_window(env["DISPLAY"], blank, program)
+            if server is not None:
+                page = "/" + task.setup["page"]
+                _until(lambda: page in server.pages, 20, "the page was never loaded")
+                wait_for_window(env["DISPLAY"], blank, program)
+            outcome, reason, steps, run_dir = _clickwright(task, env, work, out, time_limit)
+            if task.check["kind"] in ("stdout", "exit", "file"):
+                try:
+                    program.wait(timeout=3)  # a dialog closed by OK exits at once
+                except subprocess.TimeoutExpired:
+                    pass
+            result = Outcome(home=home, exit_code=program.poll())
+            if task.check["kind"] == "display":
+                result.display = _copy_display(env)
+            if server is not None:
+                result.submissions = list(server.received)
+            stdout_file.flush()
+            result.stdout = stdout_path.read_text(encoding="utf-8", errors="replace")
+            verdict = check(task.check, result)
+    except Exception as error:  # a broken setup is a failed task with its reason; go on
+        verdict = (False, f"setup: {' '.join(str(error).split())[:200]}")
+    finally:
+        if keep:
+            print(f"  kept {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return Result(
+        id=task.id,
+        program=task.program,
+        group=task.group,
+        split=task.split,
+        classes=list(task.classes),
+        task=task.task,
+        success=verdict[0],
+        check=verdict[1],
+        outcome=outcome,
+        reason=reason,
+        steps=steps,
+        seconds=round(time.monotonic() - start, 1),
+        run_dir=run_dir,
+    )
+
+
+def _clickwright(
+    task: Task, env: dict[str, str], work: Path, out: Path, time_limit: float
+) -> tuple[str, str, int, str]:
+    """The user's command line, with the default settings; (outcome, reason, steps, run dir)."""
+    config = work / "config.toml"
+    config.write_text("", encoding="utf-8")  # defaults, whatever the user's own file says
+    agent_env = dict(env, HOME=os.environ.get("HOME", str(work)), CLICKWRIGHT_CONFIG=str(config))
+    command = [
+        str(CLICKWRIGHT),
+        "run",
+        "--display",
+        env["DISPLAY"],
+        task.task,
+        "--json",
+        "--runs-dir",
+        str(out / "runs"),
+    ]
+    agent = _start(
+        command,
+        agent_env,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        stdout, stderr = agent.communicate(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        _end(agent)
+        return "timeout", f"no result within {time_limit:g} s", 0, _latest_run(out, task)
+    for line in reversed(stdout.decode(errors="replace").splitlines()):
+        if line.startswith("{"):
+            data = json.loads(line)
+            return data["outcome"], data["reason"], data["steps"], data["run_dir"]
+    lines = [line for line in stderr.decode(errors="replace").splitlines() if line.strip()]
+    said = lines[-1].strip() if lines else f"exit status {agent.returncode}"
+    return ("refused" if agent.returncode == 2 else "error"), said, 0, ""
+
+
+def _latest_run(out: Path, task: Task) -> str:
+    """The run folder a timed-out run left (its run.json names the task)."""
+    for folder in sorted((out / "runs").glob("*"), reverse=True):
+        try:
+            if json.loads((folder / "run.json").read_text()).get("task") == task.task:
+                return str(folder)
+        except (OSError, ValueError):
+            continue
+    return ""
+
+
+# ---- figures ---------------------------------------------------------------------------------
+
+
+def rate(results: list[Result]) -> str:
+    if not results:
+        return "-"
+    won = sum(r.success for r in results)
+    return f"{won / len(results):.2f} ({won}/{len(results)})"
+
+
+def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
+    """Success by split, by program (chromium split by device scale) and by class."""
+
+    def table(key: Any) -> dict[str, Any]:
+        groups: dict[str, list[Result]] = defaultdict(list)
+        for result in results:
+            for name in key(result):
+                groups[name].append(result)
+        return {
+            name: {
+                "n": len(rs),
+                "success": round(sum(r.success for r in rs) / len(rs), 4),
+                "dev": rate([r for r in rs if r.split == "dev"]),
+                "heldout": rate([r for r in rs if r.split == "heldout"]),
+            }
+            for name, rs in sorted(groups.items())
+        }
+
+    return {
+        "split": table(lambda r: [r.split, "all"]),
+        "program": table(lambda r: sorted({r.program, r.group})),
+        "class": table(lambda r: r.classes),
+        "outcome": dict(Counter(r.outcome for r in results)),
+        "failed_outcome": dict(Counter(r.outcome for r in results if not r.success)),
+    }
+
+
+def print_summary(data: dict[str, dict[str, Any]]) -> None:
+    for title in ("split", "program", "class"):
+        print(f"\nby {title}:")
+        print(f"  {'':<16} {'n':>4}  {'success':>7}   {'dev':<14} {'held-out':<14}")
+        for name, row in data[title].items():
+            print(
+                f"  {name:<16} {row['n']:>4}  {row['success']:>7.2f}   "
+                f"{row['dev']:<14} {row['heldout']:<14}"
+            )
+    said = ", ".join(f"{k} {v}" for k, v in data["outcome"].items())
+    wrong = ", ".join(f"{k} {v}" for k, v in data["failed_outcome"].items())
+    print(f"\nwhat clickwright said: {said}\n  on the failed tasks: {wrong or '-'}")
+
+
+def select(tasks: list[Task], args: argparse.Namespace) -> list[Task]:
+    def listed(value: str | None) -> list[str]:
+        return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+    programs, ids = listed(args.program), listed(args.id)
+    unknown = set(programs) - set(PROGRAMS)
+    if unknown:
+        raise SystemExit(f"unknown program {sorted(unknown)}; known: {', '.join(PROGRAMS)}")
+    chosen = [
+        t
+        for t in tasks
+        if (not programs or t.program in programs)
+        and (args.split == "all" or t.split == args.split)
+        and (not ids or any(fnmatch.fnmatch(t.id, pattern) for pattern in ids))
+        and (not args.cls or args.cls in t.classes)
+    ]
+    if not chosen:
+        raise SystemExit("no task matches the filters")
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--program", help="comma list: " + ", ".join(PROGRAMS))
+    parser.add_argument("--split", choices=("all", "dev", "heldout"), default="all")
+    parser.add_argument("--id", help="comma list of ids or patterns (web-*)")
+    parser.add_argument("--class", dest="cls", choices=CLASSES, help="one phrasing class")
+    parser.add_argument("--jobs", type=int, default=1, help="tasks at once (default 1)")
+    parser.add_argument("--time-limit", type=float, default=150, help="seconds per task")
+    parser.add_argument("--out", type=Path, help="results folder (default bench/tasks-STAMP)")
+    parser.add_argument("--keep", action="store_true", help="keep each task's home folder")
+    parser.add_argument("--list", action="store_true", help="list the chosen tasks, run nothing")
+    args = parser.parse_args(argv)
+    corpus = load_corpus()
+    wrong = problems(corpus)
+    if wrong:
+        raise SystemExit("the corpus is broken:\n  " + "\n  ".join(wrong))
+    tasks = select(corpus, args)
+    if args.list:
+        for t in tasks:
+            print(f"{t.id:<40} {t.group:<12} {t.split:<8} {','.join(t.classes):<32} {t.task}")
+        return 0
+    if not CLICKWRIGHT.exists():
+        raise SystemExit(f"{CLICKWRIGHT} is missing: run `make venv` first")
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        packages = " ".join((*PROGRAMS.values(), *SUPPORT_PACKAGES))
+        raise SystemExit(f"missing {', '.join(missing)}: sudo apt-get install -y {packages}")
+    out = (args.out or ROOT / "bench" / f"tasks-{time.strftime('%Y%m%d-%H%M%S')}").resolve()
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    displays = Displays()
+    results: list[Result] = []
+    started = time.monotonic()
+    lock = threading.Lock()
+
+    def one(task: Task) -> None:
+        result = run_task(task, displays, out, args.time_limit, args.keep)
+        if result.outcome == "setup":  # the harness failed, not the agent: once more
+            result = run_task(task, displays, out, args.time_limit, args.keep)
+        with lock:
+            results.append(result)
+            mark = "✔" if result.success else "✘"
+            why = "" if result.success else f" — {result.check}"
+            said = f"{result.outcome}: {result.reason}"[:110]
+            print(
+                f"{mark} [{len(results)}/{len(tasks)}] {task.id} ({task.split}) "
+                f"{result.seconds:.0f} s{why} | agent {said}",
+                flush=True,
+            )
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(one, tasks))
+    order = {t.id: n for n, t in enumerate(tasks)}
+    results.sort(key=lambda r: order[r.id])
+    data = summary(results)
+    print_summary(data)
+    document = {
+        "benchmark": "task-corpus",
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "commit": _commit(),
+        "settings": {"time_limit": args.time_limit, "jobs": args.jobs, "split": args.split},
+        "seconds": round(time.monotonic() - started, 1),
+        "median_task_seconds": statistics.median(r.seconds for r in results),
+        "summary": data,
+        "results": [asdict(r) for r in results],
+    }
+    path = out / "results.json"
+    path.write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(f"\nresults: {path}")
+    return 0
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+        ).stdout.strip()
+    except OSError:
+        return ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
