@@ -17,6 +17,7 @@
     max_steps = 30
     max_cost = 0.50
     approve_risky = false
+    hybrid = true                      # a model only for the steps the offline planner cannot do
 
 A role's own settings (its `[roles.X]` table, its per-role flags) beat the global ones; among
 settings of the same reach, flags beat the environment, which beats the file, which beats the
@@ -98,6 +99,7 @@ class RunLimits:
     max_time: float | None = None
     max_cost: float | None = None
     approve_risky: bool = False
+    hybrid: bool = False
 
 
 _RUN_FIELDS = tuple(f.name for f in fields(RunLimits))
@@ -288,7 +290,8 @@ def _run_limits(table: Any, where: str) -> RunLimits:
             raise ConfigError(
                 f"{where}: unknown run setting {key!r}", f"use {', '.join(_RUN_FIELDS)}"
             )
-        wanted = bool if key == "approve_risky" else int if key == "max_steps" else (int, float)
+        flags = ("approve_risky", "hybrid")
+        wanted = bool if key in flags else int if key == "max_steps" else (int, float)
         if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
             raise ConfigError(f"{where}: run.{key} cannot be {value!r}")
         if wanted is not bool and value <= 0:

@@ -90,7 +90,8 @@ def run_task(
     models = models or ModelSettings()
     planner_is_model = models.for_role("planner").is_model
     actor_is_model = models.for_role("actor").is_model
-    steps = [] if planner_is_model else _interpret(task, required=not actor_is_model)
+    offline_reads = settings.hybrid or not planner_is_model
+    steps = _interpret(task, required=not actor_is_model) if offline_reads else []
     log = RunLog(
         Path(runs_dir),
         task,
@@ -127,6 +128,8 @@ def run_task(
         state.observe()
         if team.planner is None and team.actor is None:
             outcome, reason = _follow_steps(state, team, steps)
+        elif settings.hybrid and team.actor is not None and steps and not settings.dry_run:
+            outcome, reason = _hybrid(state, team, steps)
         elif settings.dry_run:
             outcome, reason = _write_prompts(state, team, steps)
         else:
@@ -188,6 +191,25 @@ def _follow_steps(state: RunState, team: Team, steps: list[Step]) -> tuple[Outco
     return "done", f"all {len(steps)} instruction(s) carried out"
 
 
+def _hybrid(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, str]:
+    """The offline actor carries out what the interpreter read; a step it cannot do is handed,
+    alone, to the model actor as the one subgoal, and the offline actor goes on after it. A run
+    the offline actor can do alone makes no model call."""
+    actor, memory = OfflineActor(state, judge=team.critic.judge), state.memory
+    handed = []
+    for step in steps:
+        try:
+            actor.carry_out(step)
+        except StepFailed as failure:
+            handed.append(step.clause)
+            memory.plan, memory.current = [step.clause], 0
+            state.log.record.plan = memory.plan
+            memory.feedback = f"the built-in planner could not do it: {failure}"
+            _act_with_model(state, team, one_goal=True)
+    by_model = f", {len(handed)} of them by the model" if handed else ", no model call needed"
+    return "done", f"all {len(steps)} instruction(s) carried out{by_model}"
+
+
 def _follow_plan(state: RunState, team: Team) -> tuple[Outcome, str]:
     """Each model subgoal read by the offline interpreter and carried out; a subgoal that cannot
     be read or done makes the planner plan what remains, a bounded number of times."""
@@ -220,7 +242,9 @@ def _replan(state: RunState, team: Team, failure: str) -> None:
 # ---- the model actor ---------------------------------------------------------------------------
 
 
-def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
+def _act_with_model(state: RunState, team: Team, one_goal: bool = False) -> tuple[Outcome, str]:
+    """Model decisions until the actor says the task is done (with `one_goal`, as soon as it
+    says the current subgoal is)."""
     assert team.actor is not None
     memory, settings = state.memory, state.settings
     failures = replans = 0
@@ -259,6 +283,8 @@ def _act_with_model(state: RunState, team: Team) -> tuple[Outcome, str]:
             failures = 0
             if decision.subgoal_done:
                 memory.advance()
+                if one_goal:
+                    return "done", "the actor says the step is done"
             if team.notetaker is not None and state.screen is not None:
                 team.notetaker.update(state.screen)
             continue

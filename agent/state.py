@@ -47,6 +47,9 @@ class RunSettings:
     answer_tries: int = 3
     """How often a model may answer before its answers count as unusable."""
     max_replans: int = 2
+    hybrid: bool = False
+    """With a model actor: the offline planner and actor do what they can, and the model is
+    called only for the steps they cannot read or do."""
 
     def __post_init__(self) -> None:
         if min(self.max_steps, self.max_attempts, self.screenshots, self.answer_tries) < 1:

@@ -70,6 +70,12 @@ def run(
     yes: Annotated[
         bool, typer.Option("--yes", help="Carry out risky actions without asking.")
     ] = False,
+    hybrid: Annotated[
+        bool,
+        typer.Option(
+            "--hybrid", help="Call the model only for the steps the offline planner cannot do."
+        ),
+    ] = False,
     use_demos: Annotated[
         bool,
         typer.Option(
@@ -106,6 +112,7 @@ def run(
         max_cost=max_cost if max_cost is not None else limits.max_cost,
         dry_run=dry_run,
         approve_risky=yes or limits.approve_risky,
+        hybrid=hybrid or limits.hybrid,
     )
     knowledge = None
     if use_demos:

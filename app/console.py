@@ -21,9 +21,13 @@ def print_step(step: StepRecord, run_dir: Path | None = None) -> None:
     """One line per step, as written to the log (secrets redacted)."""
     style = TONE_STYLE[STATUS_TONE[step.verdict]]
     attempt = f" (attempt {step.attempt})" if step.attempt > 1 else ""
+    spent = ""
+    if step.tokens:
+        cost = "" if step.cost is None else f", ${step.cost:.4f}"
+        spent = f" [dim]({step.tokens} tokens{cost})[/]"
     out.print(
         f"  {step.index:>3}. {escape(step.describe())}{attempt} [{style}]{step.verdict}[/] — "
-        f"{escape(step.verdict_reason)}"
+        f"{escape(step.verdict_reason)}{spent}"
     )
 
 
