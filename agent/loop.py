@@ -9,6 +9,7 @@ a new plan, or asking the person.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -19,10 +20,10 @@ from typing import Any
 
 from clickwright.agent.actor import OfflineActor
 from clickwright.agent.config import ModelSettings
-from clickwright.agent.critic import Verdict, expectation_for
+from clickwright.agent.critic import Expectation, Verdict, expectation_for
 from clickwright.agent.demos.knowledge import Knowledge
 from clickwright.agent.events import Outcome, RunObserver, RunResult
-from clickwright.agent.executor import CHANGE, Aim, Executor, Purpose, wait_for_text
+from clickwright.agent.executor import CHANGE, Aim, Executor, Purpose, Verify, wait_for_text
 from clickwright.agent.interpreter import Step, interpret
 from clickwright.agent.memory import Turn
 from clickwright.agent.roles import Decision, prompt_text
@@ -33,7 +34,7 @@ from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Back, Hotkey, Screen, Wait, describe_action
+from clickwright.types import Action, Back, Hotkey, Screen, describe_action
 
 PROMPTS_FILE = "prompts.md"
 
@@ -326,10 +327,9 @@ def _carry_out(
         state.log.add_secret(action.text)
     decided = time.perf_counter() - started - state.model_seconds
     aim = Aim(placed.point, placed.end, element, placed.how)
-    if action.type == "wait":
-        expect: Any = lambda screen: _wait(state, action, screen)  # noqa: E731
-    else:
-        expect = expectation_for(action, element)
+    expect: Expectation | Verify = expectation_for(action, element)
+    if isinstance(action, Wait):
+        expect = functools.partial(_wait, state, action)
     verdict = executor.act(action, aim, before, expect, purpose, decided, decision.flag).verdict
     state.memory.turns.append(
         Turn(state.log.steps, decision.thought, describe_action(action), verdict.status,
