@@ -34,7 +34,7 @@ from clickwright.agent.team import Team, build_team, describe_roles
 from clickwright.devices.base import Device, wait_until_stable
 from clickwright.errors import ActionError, ClickwrightError, StepFailed, TaskError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Back, Hotkey, Screen, describe_action
+from clickwright.types import Action, Back, Hotkey, Screen, Wait, describe_action
 
 PROMPTS_FILE = "prompts.md"
 
