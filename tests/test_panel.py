@@ -484,7 +484,7 @@ def test_the_person_acts_on_a_sandbox_through_the_view(qtbot):
     qtbot.keyClicks(view, "Ad")
     qtbot.keyClick(view, Qt.Key.Key_Return)
     qtbot.keyClick(view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    kinds = [(a.type, getattr(a, "text", None) or getattr(a, "keys", None) or None) for a, _ in acted]
+    kinds = [(a.type, getattr(a, "text", "") or getattr(a, "keys", ()) or None) for a, _ in acted]
     assert kinds == [("click", None), ("type", "A"), ("type", "d"), ("hotkey", ("enter",)),
                      ("hotkey", ("ctrl", "s"))]  # fmt: skip
     assert acted[0][0].target.point == (50, 30) == acted[0][1]
