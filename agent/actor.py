@@ -384,8 +384,8 @@ class OfflineActor:
         )  # fmt: skip
 
     def _record_failure(self, step: Step, screen: Screen, reason: str) -> None:
-        verdict = Verdict("retry", reason)
-        self.executor.record(None, None, screen, None, verdict, Purpose(step.clause), status="failed")
+        verdict, purpose = Verdict("retry", reason), Purpose(step.clause)
+        self.executor.record(None, None, screen, None, verdict, purpose, status="failed")
 
     def _not_found(self, description: str, step: Step) -> StepFailed:
         return StepFailed(

@@ -13,7 +13,6 @@ import functools
 import re
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -65,16 +64,15 @@ def run_task(
     observer: RunObserver | None = None,
     human: Human | None = None,
     stop: threading.Event | None = None,
-    before_action: Callable[[], bool | None] | None = None,
     knowledge: Knowledge | None = None,
 ) -> RunResult:
     """Carry out `task` on `device`. A task the offline planner must read and cannot raises
     TaskError first; bad model settings raise ClickwrightError before any action.
 
-    `observer` hears the run's events; `human` approves risky actions the task did not name
-    and answers questions (default: nobody, headless); `before_action` is called before every
-    action and model call and may block (pause, step); when it returns True the screen is read
-    again and the current step starts over. `knowledge` (from `use_demos`): a demonstration
+    `observer` hears the run's events; `human` approves risky actions the task did not name,
+    answers questions, and may hold the run before any action (default: nobody, headless);
+    after a hold in which the person used the screen, the screen is read again and the current
+    step starts over. `knowledge` (from `use_demos`): a demonstration
     that does the whole task is replayed first, and the closest demonstrations are shown to a
     model planner as examples.
     """
@@ -120,7 +118,6 @@ def run_task(
     if human is not None:
         state.human = human
     state.examples = knowledge.examples if knowledge else ""
-    state.before_action = before_action
     observer.started(log.dir, log.record)
     outcome: Outcome = "error"
     reason = "internal error"

@@ -139,12 +139,20 @@ class Human(Protocol):
         """The person's answer; None when there is nobody to ask."""
         ...
 
+    def hold(self) -> bool:
+        """Called before every action and model call; blocks while the person holds the run
+        (pause, step). True: the person used the screen meanwhile, so the agent looks again."""
+        ...
+
 
 class Nobody:
-    """A headless run: risky actions are denied and questions end the run."""
+    """A headless run: risky actions are denied, questions end the run, nothing holds it."""
 
     def approve(self, risk: Risk) -> Approval:
         return "deny"
 
     def answer(self, question: str) -> str | None:
         return None
+
+    def hold(self) -> bool:
+        return False

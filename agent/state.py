@@ -110,9 +110,6 @@ class RunState:
     human: Human = field(default_factory=Nobody)
     examples: str = ""
     """Worked examples from the closest demonstrations, for a model planner's prompt."""
-    before_action: Callable[[], bool | None] | None = None
-    """Called before every action and model call; may block (how a panel pauses or steps).
-    True means the screen may have changed meanwhile (the person took over): look again."""
     usage: Usage = field(default_factory=Usage)
     budget: Budget = field(default_factory=Budget)
     memory: Memory = field(default_factory=Memory)
@@ -223,7 +220,7 @@ class RunState:
     def check_budget(self) -> None:
         """Called before every action and model call, so a run never acts more than max_steps
         times nor goes on past its time or cost limit."""
-        if self.before_action is not None and self.before_action() and not self.stop.is_set():
+        if self.human.hold() and not self.stop.is_set():
             self.observe()
             raise ScreenChanged("the screen changed while the run was held")
         if self.stop.is_set():

@@ -15,6 +15,10 @@ class TerminalHuman:
     def __init__(self, console: Console) -> None:
         self.console = console
 
+    def hold(self) -> bool:
+        """The terminal holds a run only through Ctrl+C and the stop keys."""
+        return False
+
     def approve(self, risk: Risk) -> Approval:
         self.console.print(f"[yellow]risky action[/]: {escape(risk.describe())}")
         choice = Prompt.ask(

@@ -50,7 +50,8 @@ def test_a_phone_lost_mid_run_ends_it_clearly_and_keeps_the_log(
         sim.device().disconnect_after = len(sim.device().commands) + 2
 
     with AndroidDevice(port=sim.port) as device:
-        result = run_task(WIFI_ON, device, tmp_path, observer=OnStep(pull_the_cable_after_the_first_step))
+        watch = OnStep(pull_the_cable_after_the_first_step)
+        result = run_task(WIFI_ON, device, tmp_path, observer=watch)
     assert result.outcome == "error" and result.steps == 1
     assert "the Android device SIM disconnected while" in result.reason
     run = json.loads((result.run_dir / "run.json").read_text())

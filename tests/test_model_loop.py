@@ -179,7 +179,8 @@ def test_close_demonstrations_reach_the_model_planner_as_examples(monkeypatch, t
         path=tmp_path / "none.toml",
     )  # fmt: skip
     result = run_task(
-        "save the form", StubDevice(), tmp_path, RunSettings(settle_timeout=0.5), parser=StubParser(),
+        "save the form", StubDevice(), tmp_path, RunSettings(settle_timeout=0.5),
+        parser=StubParser(),
         models=models_config, knowledge=Knowledge(examples, (), None),
     )  # fmt: skip
     assert result.outcome == "done"
@@ -200,7 +201,8 @@ def test_a_target_hidden_in_a_collapsed_tree_is_found_by_opening_its_nodes(tmp_p
                         Element(2, Box(50, 30, 60, 16), "text", "Deneen")]  # fmt: skip
             return Screen(frame, tuple(rows))
 
-    result = run_task("click Deneen", device, tmp_path, RunSettings(settle_timeout=0.5), parser=Tree())
+    settings = RunSettings(settle_timeout=0.5)
+    result = run_task("click Deneen", device, tmp_path, settings, parser=Tree())
     steps = [json.loads(line) for line in (result.run_dir / "steps.jsonl").read_text().splitlines()]
     assert result.outcome == "done", result.reason
     assert [s["target"]["text"] for s in steps] == ["+", "Deneen"]

@@ -1,6 +1,7 @@
-"""Pause, step and stop for a run in the panel, through run_task's `before_action` hook.
+"""Pause, step and stop for a run in the panel, through the panel's `Human.hold()`.
 
-The worker thread calls `before_action()` before every action and model call; it blocks while
+The worker thread calls `before_action()` (through `PanelHuman.hold`) before every action and
+model call; it blocks while
 the run is paused. Step lets the run go on until the device has carried out one action
 (`acted()`), so one Step is one action even when a model call comes first.
 """

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from clickwright.agent.safety import Approval, Risk
+from clickwright.app.panel.control import RunControl
 
 
 class PanelHuman(QObject):
@@ -20,9 +21,10 @@ class PanelHuman(QObject):
     """A `Risk` waiting for approve once / always / deny."""
     question_asked = Signal(str)
 
-    def __init__(self, stop: threading.Event) -> None:
+    def __init__(self, control: RunControl) -> None:
         super().__init__()
-        self._stop = stop
+        self.control = control
+        self._stop = control.stop_event
         self._answered = threading.Event()
         self._reply: Any = None
 
@@ -33,6 +35,10 @@ class PanelHuman(QObject):
     def answer(self, question: str) -> str | None:
         reply = self._ask(self.question_asked, question)
         return reply.strip() or None if isinstance(reply, str) else None
+
+    def hold(self) -> bool:
+        """Pause and Step, through the panel's run control."""
+        return self.control.before_action()
 
     def reply(self, value: Approval | str | None) -> None:
         """The person's choice, from the GUI thread."""

@@ -390,7 +390,7 @@ class MainWindow(QMainWindow):
         self.control = RunControl()
         if step_mode:
             self.control.step()
-        self.human = PanelHuman(self.control.stop_event)
+        self.human = PanelHuman(self.control)
         self.human.approval_needed.connect(self._approve)
         self.human.question_asked.connect(self._question)
         request = RunRequest(task, device, self.runs_dir, settings, models, self.parser, demo)

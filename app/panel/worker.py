@@ -91,7 +91,6 @@ class RunWorker(QObject):
                     observer=self.observer,
                     human=self.human,
                     stop=self.control.stop_event,
-                    before_action=self.control.before_action,
                 )
             ended = Ended(result.outcome, result.reason, result.run_dir)
         except ClickwrightError as exc:
