@@ -574,7 +574,9 @@ class Result:
     run_dir: str
 
 
-def run_task(task: Task, displays: Displays, out: Path, time_limit: float, keep: bool) -> Result:
+def run_task(
+    task: Task, displays: Displays, out: Path, time_limit: float, keep: bool, config: str = ""
+) -> Result:
     start = time.monotonic()
     outcome, reason, steps, run_dir, verdict = "setup", "", 0, "", (False, "")
     work = Path(tempfile.mkdtemp(prefix=f"cw-task-{task.id}-"))
@@ -607,7 +609,9 @@ def run_task(task: Task, displays: Displays, out: Path, time_limit: float, keep:
                 page = "/" + task.setup["page"]
                 _until(lambda: page in server.pages, 20, "the page was never loaded")
                 wait_for_window(env["DISPLAY"], blank, program)
-            outcome, reason, steps, run_dir = _clickwright(task, env, work, out, time_limit)
+            outcome, reason, steps, run_dir = _clickwright(
+                task, env, work, out, time_limit, config
+            )
             if task.check["kind"] in ("stdout", "exit", "file"):
                 try:
                     program.wait(timeout=3)  # a dialog closed by OK exits at once
@@ -646,11 +650,12 @@ def run_task(task: Task, displays: Displays, out: Path, time_limit: float, keep:
 
 
 def _clickwright(
-    task: Task, env: dict[str, str], work: Path, out: Path, time_limit: float
+    task: Task, env: dict[str, str], work: Path, out: Path, time_limit: float, settings: str
 ) -> tuple[str, str, int, str]:
-    """The user's command line, with the default settings; (outcome, reason, steps, run dir)."""
+    """The user's command line, with the default settings (or the config file text
+    `settings`, e.g. a model for benchmarks/hybrid_calls.py); (outcome, reason, steps, run)."""
     config = work / "config.toml"
-    config.write_text("", encoding="utf-8")  # defaults, whatever the user's own file says
+    config.write_text(settings, encoding="utf-8")  # not the user's own file
     agent_env = dict(env, HOME=os.environ.get("HOME", str(work)), CLICKWRIGHT_CONFIG=str(config))
     command = [
         str(CLICKWRIGHT),
@@ -778,6 +783,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="results folder (default bench/tasks-STAMP)")
     parser.add_argument("--keep", action="store_true", help="keep each task's home folder")
     parser.add_argument("--list", action="store_true", help="list the chosen tasks, run nothing")
+    parser.add_argument(
+        "--config", type=Path, help="a clickwright config file for every task (default: none)"
+    )
     args = parser.parse_args(argv)
     corpus = load_corpus()
     wrong = problems(corpus)
@@ -801,10 +809,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     lock = threading.Lock()
 
+    config = args.config.read_text(encoding="utf-8") if args.config else ""
+
     def one(task: Task) -> None:
-        result = run_task(task, displays, out, args.time_limit, args.keep)
+        result = run_task(task, displays, out, args.time_limit, args.keep, config)
         if result.outcome == "setup":  # the harness failed, not the agent: once more
-            result = run_task(task, displays, out, args.time_limit, args.keep)
+            result = run_task(task, displays, out, args.time_limit, args.keep, config)
         with lock:
             results.append(result)
             mark = "✔" if result.success else "✘"
