@@ -1,9 +1,11 @@
 # One command sets up and runs the offline demo; one sets up and runs the tests.
 PYTHON ?= python3
 SHELL := /bin/bash
-# pip warns once per package about find-links folders a machine's pip config names but lacks;
-# they say nothing about clickwright, so they are left out of what a person reads.
+# pip warns once per package about find-links folders a machine's pip config names but lacks,
+# and setuptools' editable build says it uses a path finder: neither says anything about
+# clickwright, so they are left out of what a person reads.
 QUIET_PIP := 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+PIP := PYTHONWARNINGS=ignore::UserWarning $(PY) -m pip
 VENV := .venv
 PY := $(VENV)/bin/python
 DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1 libfontconfig1 \
@@ -31,8 +33,8 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml .system-deps
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "installing clickwright and its Python packages into $(VENV) (a few minutes the first time)"
-	@set -o pipefail; $(PY) -m pip install -q --upgrade pip $(QUIET_PIP)
-	@set -o pipefail; $(PY) -m pip install -q -e '.[test,api,torch,models,bench]' $(QUIET_PIP)
+	@set -o pipefail; $(PIP) install -q --upgrade pip $(QUIET_PIP)
+	@set -o pipefail; $(PIP) install -q -e '.[test,api,torch,models,bench]' $(QUIET_PIP)
 	@touch $@
 
 system-deps: .system-deps
