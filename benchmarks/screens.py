@@ -833,10 +833,109 @@ REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
 }
 
 
+SHOP = [
+    ("Desk lamp", "24.00"),
+    ("Wool blanket", "59.90"),
+    ("Tea kettle", "31.50"),
+    ("Bike light", "18.75"),
+]
+USERS = [
+    ("Hedy Lamarr", "hedy@example.com", "Admin"),
+    ("Katherine Johnson", "katherine@example.com", "Editor"),
+    ("Claude Shannon", "claude@example.com", "Viewer"),
+    ("Frances Allen", "frances@example.com", "Editor"),
+    ("John Backus", "john@example.com", "Viewer"),
+    ("Radia Perlman", "radia@example.com", "Admin"),
+]
+SIDE_ICONS = {  # the admin page's sidebar entries and their 16 px outline icons
+    "Dashboard": '<path d="M2 8l6-5 6 5M4 7v7h8V7" fill="none" stroke="#444"/>',
+    "Users": '<circle cx="8" cy="5" r="3" fill="none" stroke="#444"/><path d="M2 15c0-4 12-4 '
+    '12 0" fill="none" stroke="#444"/>',
+    "Reports": '<path d="M2 14h12M4 12V8M8 12V4M12 12V6" fill="none" stroke="#444"/>',
+    "Settings": '<circle cx="8" cy="8" r="3" fill="none" stroke="#444"/><circle cx="8" cy="8" '
+    'r="6" fill="none" stroke="#444" stroke-dasharray="2 2"/>',
+}
+HELD_OUT_CSS = """
+.top { display: flex; gap: 26px; align-items: center; padding: 10px 0 14px;
+  border-bottom: 1px solid #ddd; font-size: 14px; }
+.top a { color: #333; text-decoration: none; } .top .brand { font-weight: bold; }
+.filters { float: left; width: 190px; font-size: 13px; padding-top: 10px; }
+.filters label { display: block; margin: 6px 0; } .filters input { margin: 0 6px 0 0; }
+.cards { margin-left: 220px; padding-top: 10px; display: flex; flex-wrap: wrap; gap: 16px; }
+.card { width: 200px; border: 1px solid #ddd; border-radius: 6px; padding: 12px; font-size: 13px; }
+.card .price { color: #555; margin: 6px 0 10px; }
+.card button { font-size: 13px; padding: 4px 10px; }
+.nav { position: absolute; left: 0; top: 0; bottom: 0; width: 170px; padding: 14px 12px;
+  background: #fafafa; border-right: 1px solid #e2e2e2; font-size: 13px; }
+.nav a { display: flex; align-items: center; gap: 8px; color: #222; text-decoration: none;
+  padding: 6px 4px; }
+.page { margin-left: 200px; font-size: 13px; }
+.tabs { display: flex; gap: 4px; border-bottom: 1px solid #ccc; margin: 8px 0 12px; }
+.tabs span { padding: 6px 12px; border: 1px solid #ccc; border-bottom: none;
+  border-radius: 4px 4px 0 0; background: #f3f3f3; }
+.tabs span[aria-selected=true] { background: #fff; font-weight: bold; }
+.users { border-collapse: collapse; width: 760px; }
+.users td, .users th { border: none; border-bottom: 1px solid #e6e6e6; padding: 5px 8px; }
+.users tr.sel { background: #dbe8fb; }
+.pager { margin-top: 12px; } .pager button { font-size: 13px; padding: 3px 10px; }
+"""
+HELD_OUT_PAGES: dict[str, tuple[str, str]] = {  # real_screens.py's held-out web pages
+    "held-web-shop": (
+        "light",
+        '<div class="top"><span class="brand">Homeware</span>'
+        + "".join(f'<a href="#">{n}</a>' for n in ("Kitchen", "Bedroom", "Outdoor", "Sale"))
+        + '<input placeholder="Search products" size="24">'
+        + "<select><option>Sort: popular</option><option>Sort: price</option></select></div>"
+        + '<div class="filters"><b>Price</b>'
+        + "".join(
+            f'<label><input type="checkbox"{" checked" * (i == 0)}>{n}</label>'
+            for i, n in enumerate(("Under 25", "25 to 50", "Over 50"))
+        )
+        + "<b>Delivery</b>"
+        + "".join(
+            f'<label><input type="radio" name="d"{" checked" * (i == 1)}>{n}</label>'
+            for i, n in enumerate(("Standard", "Next day"))
+        )
+        + '</div><div class="cards">'
+        + "".join(
+            f'<div class="card"><div>{n}</div><div class="price">{p} EUR</div>'
+            f"<button>Add to cart</button></div>"
+            for n, p in SHOP
+        )
+        + "</div>",
+    ),
+    "held-web-admin": (
+        "light",
+        '<div class="nav">'
+        + "".join(
+            f'<a href="#"><svg width="16" height="16" viewBox="0 0 16 16">{svg}</svg>{n}</a>'
+            for n, svg in SIDE_ICONS.items()
+        )
+        + '</div><div class="page"><h3>Users</h3><div class="tabs" role="tablist">'
+        + "".join(
+            f'<span role="tab" aria-selected="{str(i == 0).lower()}">{n}</span>'
+            for i, n in enumerate(("Active", "Invited", "Suspended"))
+        )
+        + '</div><table class="users" role="listbox"><tr><th></th><th>Name</th><th>Email</th>'
+        "<th>Role</th><th></th></tr>"
+        + "".join(
+            f'<tr role="row"{" class=sel" * (i == 2)}><td><input type="checkbox"'
+            f"{' checked' * (i == 2)}></td><td>{n}</td><td>{e}</td><td>{r}</td><td>"
+            + icon_button("star")
+            + icon_button("delete")
+            + "</td></tr>"
+            for i, (n, e, r) in enumerate(USERS)
+        )
+        + '</table><div class="pager"><button>Previous</button> <span>Page 1 of 3</span> '
+        "<button>Next</button></div></div>",
+    ),
+}
+
+
 def page_html(name: str) -> str:
-    theme, body = {**PAGES, **REAL_PAGES_HTML}[name]
-    if name in REAL_PAGES_HTML:
-        body = f"<style>{REAL_CSS}</style>{body}"
+    theme, body = {**PAGES, **REAL_PAGES_HTML, **HELD_OUT_PAGES}[name]
+    if name in REAL_PAGES_HTML or name in HELD_OUT_PAGES:
+        body = f"<style>{REAL_CSS}{HELD_OUT_CSS}</style>{body}"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(name)}</title>"
         f"<style>{BASE_CSS}</style></head><body>{body}<script>{TRUTH_JS}</script></body></html>"
@@ -866,25 +965,32 @@ def chromium(page: Path, scale: float, size: tuple[int, int], *mode: str) -> str
 
 
 def render_web(name: str, scale: float, size: tuple[int, int], work: Path):
-    """(pixels, ground truth) of one page: a screenshot run, then a DOM-dump run for the
-    boxes the page measured, scaled from CSS to screenshot pixels and cut to the screenshot."""
+    """(pixels, ground truth) of one page: a screenshot run, then the DOM's truth."""
     page = work / f"{name}.html"
     page.write_text(page_html(name), encoding="utf-8")
     shot = work / "shot.png"
     chromium(page, scale, size, f"--screenshot={shot}")
     pixels = np.asarray(Image.open(shot).convert("RGB"))
+    return pixels, dom_truth(name, scale, (pixels.shape[1], pixels.shape[0]), work)
+
+
+def dom_truth(name: str, scale: float, size: tuple[int, int], work: Path) -> Json:
+    """The boxes the page measured, from a DOM-dump run at `size` (pixels), scaled from CSS
+    to screen pixels and cut to the screen."""
+    page = work / f"{name}.html"
+    page.write_text(page_html(name), encoding="utf-8")
     dom = chromium(page, scale, size, "--dump-dom")
     found = re.search(r'<script type="application/json" id="truth">(.*?)</script>', dom, re.S)
     if found is None:
         raise RuntimeError(f"{name}: the page wrote no ground truth")
     truth = json.loads(html.unescape(found.group(1)))
-    height, width = pixels.shape[:2]
+    width, height = size
     for item in truth["texts"] + truth["controls"]:
         x, y, w, h = (v * scale for v in item["box"])
         item["box"] = [round(x), round(y), round(w), round(h)]
     for key in ("texts", "controls"):
         truth[key] = [t for t in truth[key] if fits(t["box"], width, height)]
-    return pixels, truth
+    return truth
 
 
 def fits(box: list[int], width: int, height: int) -> bool:

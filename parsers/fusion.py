@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
+import numpy as np
+
+from clickwright.parsers.menus import menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
 
@@ -26,7 +29,11 @@ FIELDS = ("input", "combo")  # widgets that take a name from a label beside or a
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
-LOOKALIKES = frozenset("口回□OoQ0DCVv")  # what OCR reads a check box or radio glyph as
+LOOKALIKES = frozenset("口回□厂OoQ0DCVvL")  # what OCR reads a check box or radio glyph as
+LEADING_ICON = 18  # px: a named icon this large at the start of a text is no letter of it
+ICON_SLACK = 3  # px
+LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a tool button
+SPLIT_SLACK = 0.1  # how far (share of a line) a toggle may sit from the space it splits at
 LINE = 24  # a typical line height in pixels: the most of an item's height that sets its row
 
 _T = TypeVar("_T")
@@ -41,21 +48,38 @@ class TextBox:
     score: float
 
 
-def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
+def fuse(
+    texts: list[TextBox], widgets: list[Widget], rows: list[Element] | None = None
+) -> list[Element]:
     """Merge OCR text and widgets into Elements in reading order (rows top to bottom, each row
-    left to right), with ids 0..n-1."""
+    left to right), with ids 0..n-1.
+
+    `rows` are list rows found on the frame (`rows.find_rows`): they are added with the text of
+    what they hold, and a check box or radio inside one keeps its own small box (a row's label
+    selects the row, not the check box), named after its label, which stays a text of its own.
+    """
+    rows = rows or []
+    texts = _split_at_toggles(texts, [w for w in widgets if w.kind in TOGGLES])
+    menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
+    widgets = [_as_icon_button(w, texts) for w in widgets]
+    texts = [_after_leading_icon(t, widgets) for t in texts]
     icons = [w.box for w in widgets if w.kind == "icon"]
     kept = [
         w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts, icons)
     ]
     kept = [_as_tile_button(w, texts) for w in kept]
     widgets = [_as_bar(w, texts) for w in kept]
-    bars = [w.box for w, original in zip(widgets, kept, strict=True) if w.kind != original.kind]
+    bars = [
+        w.box
+        for w, original in zip(widgets, kept, strict=True)
+        if w.kind != original.kind and not any(w.box.iou(r.box) >= 0.5 for r in rows)
+    ]  # a selected list row looks like a bar: its texts are its cells, not menus
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
-    for text in texts:
-        host = _host(text.box, hosts)
+    for text, host in zip(
+        texts, hosts_of([t.box for t in texts], [w.box for w in hosts]), strict=True
+    ):
         if host is None:
             free.append(text)
         else:
@@ -69,13 +93,19 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         if label is None:
             parts.append(_widget_element(toggle))
             continue
-        free.remove(label)
+        in_row = any(row.box.contains(toggle.box, slack=2) for row in rows)
+        label_text = _strip_glyph(label, toggle.box)
+        if in_row:
+            free[free.index(label)] = replace(label, text=label_text)
+        else:
+            free.remove(label)
         parts.append(
             Element(
                 id=0,
-                box=toggle.box.union(label.box),
+                box=toggle.box if in_row else toggle.box.union(label.box),
                 kind=toggle.kind,
-                text=_strip_glyph(label, toggle.box),
+                text="" if in_row else label_text,
+                name=label_text if in_row else "",
                 source="merged",
                 score=min(toggle.score, label.score),
                 interactive=True,
@@ -118,15 +148,28 @@ def fuse(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
         )
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
-    parts.extend(_free_text(t, bars) for t in free)
-    return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+    parts.extend(_free_text(t, bars, menus.get(id(t))) for t in free)
+    return numbered(parts + [_row_text(row, parts) for row in rows])
+
+
+def _row_text(row: Element, parts: list[Element]) -> Element:
+    """A list row carries the texts of its cells, left to right."""
+    cells = sorted(
+        (p for p in parts if p.kind in ("text", "link") and row.box.contains_point(*p.box.center)),
+        key=lambda p: p.box.x,
+    )
+    return replace(row, text=" ".join(c.text for c in cells))
+
+
+def numbered(elements: list[Element]) -> list[Element]:
+    """The elements in reading order, with ids 0..n-1."""
+    return [replace(e, id=i) for i, e in enumerate(_reading_order(elements, lambda e: e.box))]
 
 
 def unfused(texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """Texts and widgets side by side, each on its own, in reading order: what a parse still
     shows when fusing them failed."""
-    parts = [_widget_element(w) for w in widgets] + [_free_text(t, []) for t in texts]
-    return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+    return numbered([_widget_element(w) for w in widgets] + [_free_text(t, []) for t in texts])
 
 
 # ---- accessibility ------------------------------------------------------------------------
@@ -172,7 +215,7 @@ def fuse_accessibility(
         if any(_same_thing(element, other) for other in parts):
             continue
         parts.append(element)
-    return [replace(e, id=i) for i, e in enumerate(_reading_order(parts, lambda e: e.box))]
+    return numbered(parts)
 
 
 def _usable_nodes(nodes: list[A11yNode], frame_size: tuple[int, int] | None) -> list[A11yNode]:
@@ -191,6 +234,14 @@ def _usable_nodes(nodes: list[A11yNode], frame_size: tuple[int, int] | None) -> 
         if node.kind in TEXT_KINDS and not node.label:
             continue
         usable.append(replace(node, box=box) if box != node.box else node)
+    # The cells of a row (a web table's) are read in it, not selected on their own.
+    rows = [n.box for n in usable if n.kind == "list_item"]
+    usable = [
+        replace(n, kind="text", interactive=False)
+        if n.kind == "list_item" and any(r != n.box and r.contains(n.box) for r in rows)
+        else n
+        for n in usable
+    ]
     # A label inside a control that repeats (or supplies) its name is the control's own text:
     # GTK buttons hold a label child, Android rows their title.
     controls = [
@@ -296,14 +347,15 @@ def _label_key(text: str) -> str:
     return " ".join(text.casefold().replace("&", "").split()).rstrip(":：").strip()
 
 
-def _free_text(text: TextBox, bars: list[Box]) -> Element:
-    """A text on its own; in a menu bar or toolbar it is an item to click, not a caption."""
-    if any(bar.contains_point(*text.box.center) for bar in bars):
+def _free_text(text: TextBox, bars: list[Box], title: str | None = None) -> Element:
+    """A text on its own; in a menu bar (`title`: its spelling there) or a toolbar it is an
+    item to click, not a caption."""
+    if title is not None or any(bar.contains_point(*text.box.center) for bar in bars):
         return Element(
             id=0,
             box=text.box,
             kind="menu",
-            text=text.text,
+            text=title or text.text,
             source="merged",
             score=text.score,
             interactive=True,
@@ -426,6 +478,28 @@ def _over_icons(text: TextBox, icons: list[Box]) -> bool:
     return covered >= 2 or (covered == 1 and is_glyph(text.text))
 
 
+def _after_leading_icon(text: TextBox, widgets: list[Widget]) -> TextBox:
+    """A text whose box OCR started at the icon before it (a sidebar's folder, a menu item's
+    picture) starts after the icon, so the icon stays one: only for a named icon larger than
+    a letter at the very start of a text of a word or more."""
+    for widget in widgets:
+        box = widget.box
+        if (
+            widget.kind == "icon"
+            and widget.name
+            and min(box.w, box.h) >= LEADING_ICON
+            and abs(box.x - text.box.x) <= ICON_SLACK
+            and text.box.intersection(box) >= 0.5 * box.area
+            and text.box.right - box.right >= box.w
+            and len(text.text.strip()) >= 3
+        ):
+            x = box.right + 1
+            return TextBox(
+                Box(x, text.box.y, text.box.right - x, text.box.h), text.text, text.score
+            )
+    return text
+
+
 def _icon_in_word(widget: Widget, texts: list[TextBox], icons: list[Box]) -> bool:
     """An "icon" OCR read as part of a longer text is a letter or sign of that text (a bold
     initial, an '@'), not an icon; unless that text covers other icons too (a row of 16 px
@@ -439,6 +513,20 @@ def _icon_in_word(widget: Widget, texts: list[TextBox], icons: list[Box]) -> boo
         and not _over_icons(text, icons)
         for text in texts
     )
+
+
+def _as_icon_button(widget: Widget, texts: list[TextBox]) -> Widget:
+    """A large "check box" OCR read as one letter is a framed tool button whose picture the
+    letter is (a grid of squares read as "B"): toggles that large are drawn at 150 % and up,
+    where OCR reads their tick as no letter."""
+    if widget.kind not in TOGGLES or min(widget.box.w, widget.box.h) < LARGE_TOGGLE:
+        return widget
+    for text in texts:
+        letter = text.text.strip()
+        over = text.box.intersection(widget.box) >= 0.6 * max(1, text.box.area)
+        if over and len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES:
+            return replace(widget, kind="icon", state=frozenset())
+    return widget
 
 
 def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
@@ -462,6 +550,42 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
     return False
 
 
+def _split_at_toggles(texts: list[TextBox], toggles: list[Widget]) -> list[TextBox]:
+    """Cut a line OCR read across check boxes or radios ("Indent with ( ) Spaces ( ) Tabs") at
+    each toggle that falls on a space between its words, so that every toggle keeps the label
+    on its right and the caption before it stays a text of its own."""
+    result = []
+    for text in texts:
+        pieces = [text]
+        for toggle in sorted(toggles, key=lambda t: t.box.x):
+            last = pieces[-1]
+            box = toggle.box
+            if last.box.intersection(box) < 0.6 * box.area or box.x - last.box.x <= box.w:
+                continue
+            cut = _space_at(last, box.x)
+            if cut is None:
+                continue
+            before = Box(last.box.x, last.box.y, box.x - 2 - last.box.x, last.box.h)
+            after = Box(box.x, last.box.y, last.box.right - box.x, last.box.h)
+            pieces[-1:] = [
+                TextBox(before, last.text[:cut].rstrip(), last.score),
+                TextBox(after, last.text[cut:].strip(), last.score),
+            ]
+        result.extend(p for p in pieces if p.text and p.box.w > 0)
+    return result
+
+
+def _space_at(text: TextBox, x: int) -> int | None:
+    """Index of the space in `text` nearest to pixel column `x`, if one is that near (text
+    advances roughly evenly)."""
+    share = (x - text.box.x) / max(1, text.box.w)
+    spaces = [i for i, c in enumerate(text.text) if c == " "]
+    if not spaces:
+        return None
+    nearest = min(spaces, key=lambda i: abs(i / len(text.text) - share))
+    return nearest if abs(nearest / len(text.text) - share) <= SPLIT_SLACK else None
+
+
 def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
     """OCR's reading of a check box or radio itself: symbols ("●", "✓") or one look-alike
     letter ("C" for a Tk radio, "V" for a GTK tick) over a toggle."""
@@ -469,6 +593,24 @@ def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
     if any(c.isalnum() for c in letters) and not (len(letters) == 1 and letters in LOOKALIKES):
         return False
     return any(text.box.intersection(t.box) >= 0.4 * max(1, text.box.area) for t in toggles)
+
+
+def hosts_of(boxes: list[Box], holders: list[Box]) -> list[int | None]:
+    """For each box, the index of the smallest holder that holds its centre and most of it
+    (`_host` for many boxes at once: a dense table has hundreds of each)."""
+    if not boxes or not holders:
+        return [None] * len(boxes)
+    bx, by, bw, bh = np.array(boxes, np.int64).T
+    hx, hy, hw, hh = np.array(holders, np.int64).T
+    cx, cy = (bx + bw // 2)[:, None], (by + bh // 2)[:, None]
+    centred = (hx <= cx) & (cx < hx + hw) & (hy <= cy) & (cy < hy + hh)
+    across = np.minimum((bx + bw)[:, None], hx + hw) - np.maximum(bx[:, None], hx)
+    down = np.minimum((by + bh)[:, None], hy + hh) - np.maximum(by[:, None], hy)
+    inter = np.clip(across, 0, None) * np.clip(down, 0, None)
+    held = centred & (inter >= 0.5 * (np.clip(bw, 0, None) * np.clip(bh, 0, None))[:, None])
+    area = np.where(held, hw * hh, np.iinfo(np.int64).max)
+    best = area.argmin(axis=1)
+    return [int(b) if held[i, b] else None for i, b in enumerate(best)]
 
 
 def _host(box: Box, widgets: list[Widget]) -> int | None:

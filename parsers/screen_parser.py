@@ -26,6 +26,7 @@ from clickwright.parsers.icons import name_icon
 from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
+from clickwright.parsers.rows import find_rows
 from clickwright.parsers.widgets import Widget, detect_widgets
 from clickwright.types import Box, Element, Frame, Screen
 
@@ -98,7 +99,10 @@ class ScreenParser:
         if "widgets" in self.sources:
             widgets = _contained("widgets", lambda: detect_widgets(pixels), [], failed)
         after_widgets = time.perf_counter()
-        fused = _contained("fusion", lambda: fuse(list(texts), widgets), None, failed)
+        rows: list[Element] = []
+        if "ocr" in self.sources and "widgets" in self.sources:
+            rows = _contained("rows", lambda: find_rows(pixels, list(texts), widgets), [], failed)
+        fused = _contained("fusion", lambda: fuse(list(texts), widgets, rows), None, failed)
         elements = fused if fused is not None else unfused(list(texts), widgets)
         elements = _contained("icons", lambda: name_icons(pixels, elements), elements, failed)
         elements = _contained("links", lambda: mark_links(pixels, elements), elements, failed)

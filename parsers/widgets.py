@@ -16,7 +16,7 @@ it names confidently is an unframed icon.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -33,7 +33,10 @@ CONTROL_HEIGHTS = (12, 80)  # inside height range of a button, line edit or comb
 CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
 TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
+SHAPE_CONTRAST = 12  # grey levels (any channel) from the surroundings that are a toggle's shape
 ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px at 200 %)
+ICON_MARGIN = 4  # px added round an unframed icon's ink: the flat button it is drawn on
+ICON_NARROW = 8  # an icon's ink may be this narrow (an arrow) when its other side is in range
 ICON_BUTTON = 64  # longest side of a button that holds nothing but an icon
 BAR_RATIO = 6  # a control this many times wider than tall is a bar whose items are its own
 LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
@@ -96,6 +99,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
         _marked_toggles(frame, blobs, blob_stats, [w for w in widgets if w.kind in _SMALL])
     )
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
+    widgets = _join_slider_pieces(widgets) + _thin_sliders(frame, stats, widgets)
     widgets.extend(_unframed_icons(frame, widgets))
     return _tag_cells(_tag_tabs(_fold_icon_contents(widgets)))
 
@@ -156,17 +160,25 @@ class _Region:
     def _toggle(self) -> Widget | None:
         """A check box (square) or radio (circle) with clear space around it; ink means checked."""
         box = self._outer_box()
-        if min(self._bands()) == 0 or not _isolated(self.frame.edges, box):
+        if min(self._bands()) == 0 or not _isolated(
+            self.frame.edges, box, label_right=self._coloured()
+        ):
             return None
         outline = (_grow(np.pad(self.filled, 1), 1) > 0) & (np.pad(self.filled, 1) == 0)
         ring = self.frame.edges[self.y - 1 : self.y + self.h + 1, self.x - 1 : self.x + self.w + 1]
         if ring.shape != outline.shape or ring[outline].mean() < 0.85:
             return None  # the outline must close all round
-        marked = self.ink.sum() >= 0.08 * self.filled.sum()
-        if self.extent >= 0.88:
-            kind: ElementKind = "checkbox"
-        elif self.extent >= 0.5 and _round(self.filled):
+        filled_in = _accent(self.frame.pixels[self.window][self.mask > 0])
+        marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
+        # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
+        # a tick splits a filled box's inside into a ragged shape.
+        kind: ElementKind
+        if _round(_silhouette(self.frame.pixels, box)):
+            if self.extent < 0.5:
+                return None
             kind = "radio"
+        elif self.extent >= 0.88 or filled_in:
+            kind = "checkbox"
         else:
             return None
         if not marked and _centre_contrast(self.frame.gray, box) > SOLID_CONTRAST:
@@ -316,7 +328,8 @@ def _marked_toggles(
     toggles = []
     for label in candidates:
         box = Box(*(int(v) for v in stats[label][:4]))
-        if taken[box.center[1], box.center[0]] or not _isolated(edges, box):
+        coloured = _accent(frame.pixels[box.y : box.bottom, box.x : box.right].reshape(-1, 3))
+        if taken[box.center[1], box.center[0]] or not _isolated(edges, box, coloured):
             continue
         blob = (labels[box.y : box.bottom, box.x : box.right] == label).astype(np.uint8)
         filled = _fill_holes(blob)
@@ -346,6 +359,19 @@ def _marked_toggles(
     return toggles
 
 
+def _silhouette(pixels: np.ndarray, box: Box) -> np.ndarray:
+    """What of `box` differs from the colour just outside it, holes filled: a toggle's shape."""
+    height, width = pixels.shape[:2]
+    x0, y0 = max(0, box.x - 1), max(0, box.y - 1)
+    x1, y1 = min(width, box.right + 1), min(height, box.bottom + 1)
+    around = pixels[y0:y1, x0:x1]
+    border = np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]])
+    outside = np.median(border, axis=0)
+    crop = pixels[box.y : box.bottom, box.x : box.right].astype(np.int16)
+    shape = (np.abs(crop - outside).max(axis=2) > SHAPE_CONTRAST).astype(np.uint8)
+    return _fill_holes(shape)
+
+
 def _accent(colours: np.ndarray) -> bool:
     """Mostly saturated colours (a checked toggle's blue), unlike black or grey text."""
     if colours.size == 0:
@@ -365,6 +391,10 @@ def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget 
     inner = pixels[box.y + 1 : box.bottom - 1, box.x + 1 : box.right - 1]
     namer = default_namer()
     found = namer.match(inner)
+    if kind == "radio":  # an unframed outline icon (a house) has no frame to cut off
+        whole = namer.match(pixels[box.y : box.bottom, box.x : box.right])
+        if whole is not None and (found is None or whole[1] > found[1]):
+            found = whole
     if found is None or found[0] == NEGATIVE:
         return None
     name, score = namer.names[found[0]], found[1]
@@ -393,8 +423,8 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
     x, y, w, h, _ = stats.T
     candidates = np.flatnonzero(
-        (w >= low // 2)
-        & (h >= low // 2)
+        (np.minimum(w, h) >= ICON_NARROW // 2)
+        & (np.maximum(w, h) >= low // 2)
         & (w <= high // 2 + 2)
         & (h <= high // 2 + 2)
         & (w <= 2 * h + 1)
@@ -424,7 +454,8 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
             int(columns[-1] - columns[0]) + 1,
             int(rows[-1] - rows[0]) + 1,
         )
-        if not (low <= box.w <= high and low <= box.h <= high):
+        short, long = sorted((box.w, box.h))
+        if not (ICON_NARROW <= short and low <= long <= high):
             continue
         if not taken[box.y : box.bottom, box.x : box.right].any() and _isolated(frame.edges, box):
             blobs.append(box)
@@ -433,7 +464,10 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     icons: dict[Box, Widget] = {}
     unnamed = []
     for box in blobs:
-        if not any(other is not box and _in_row(box, other) for other in neighbours):
+        if not any(
+            other is not box and (_in_row(box, other) or _in_column(box, other))
+            for other in neighbours
+        ):
             continue
         crop = frame.pixels[box.y - 2 : box.bottom + 2, box.x - 2 : box.right + 2]
         named = namer.name(crop)
@@ -446,11 +480,24 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     while grew:
         grew = False
         for box in list(unnamed):
-            if any(_in_row(box, other) and _alike(box, other) for other in icons):
+            if any(
+                (_in_row(box, other) or _in_column(box, other)) and _alike(box, other)
+                for other in icons
+            ):
                 icons[box] = Widget(box, "icon", 0.3)
                 unnamed.remove(box)
                 grew = True
-    return list(icons.values())
+    height, width = frame.edges.shape
+    return [replace(icon, box=_clickable(icon.box, width, height)) for icon in icons.values()]
+
+
+def _clickable(ink: Box, width: int, height: int) -> Box:
+    """The square round an unframed icon's ink that takes its clicks: the ink is narrower than
+    the button drawn flat around it (an arrow's ink is 9 px of a 22 px button)."""
+    side = max(ink.w, ink.h) + ICON_MARGIN
+    x = max(0, min(width - side, ink.center[0] - side // 2))
+    y = max(0, min(height - side, ink.center[1] - side // 2))
+    return Box(x, y, min(side, width), min(side, height))
 
 
 def _alike(box: Box, other: Box) -> bool:
@@ -463,6 +510,14 @@ def _in_row(box: Box, other: Box) -> bool:
     same_row = abs(box.center[1] - other.center[1]) <= max(box.h, min(other.h, 2 * box.h)) / 2
     gap = max(other.x - box.right, box.x - other.right)
     return same_row and gap <= 3 * box.h
+
+
+def _in_column(box: Box, other: Box) -> bool:
+    """`other` is an icon-sized blob right above or below `box`, centred with it, no more than
+    three of its heights away: the icons leading the rows of a sidebar."""
+    centred = abs(box.center[0] - other.center[0]) <= max(2, box.w // 4)
+    gap = max(other.y - box.bottom, box.y - other.bottom)
+    return centred and _alike(box, other) and abs(box.w - other.w) <= box.w / 3 and gap <= 3 * box.h
 
 
 def _fold_icon_contents(widgets: list[Widget]) -> list[Widget]:
@@ -494,9 +549,10 @@ def _fold_icon_contents(widgets: list[Widget]) -> list[Widget]:
     ]
 
 
-def _isolated(edges: np.ndarray, box: Box) -> bool:
+def _isolated(edges: np.ndarray, box: Box, label_right: bool = False) -> bool:
     """Clear space all round, as a toggle keeps from its label (while a letter's round counter
-    sits inside its stroke, between neighbouring letters)."""
+    sits inside its stroke, between neighbouring letters). With `label_right`, the right side
+    may be crowded: Chromium draws its label 3 px from an accent-coloured toggle."""
     clear = max(3, min(box.w, box.h) // 5)
     reach = clear + 1
     height, width = edges.shape
@@ -510,6 +566,8 @@ def _isolated(edges: np.ndarray, box: Box) -> bool:
     ring[ring.all(axis=1)] = 0
     ring[:, ring.all(axis=0)] = 0
     ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
+    if label_right:
+        ring[:, -clear - 1 :] = 0
     top, centre = box.y - clear - 1, box.w // 2 + clear + 1
     above = ring[box.y - reach - top : box.y - 1 - top, centre]
     below = ring[box.bottom + 1 - top : box.bottom + reach - top, centre]
@@ -566,11 +624,27 @@ def _run_length(line: np.ndarray) -> int:
 
 def _drop_duplicates(widgets: list[Widget]) -> list[Widget]:
     """Keep one widget where two boxes trace the same control (a double outline)."""
-    kept: list[Widget] = []
-    for widget in sorted(widgets, key=lambda w: -w.box.area):
-        if not any(widget.box.iou(other.box) > 0.7 for other in kept):
-            kept.append(widget)
-    return kept
+    ordered = sorted(widgets, key=lambda w: -w.box.area)
+    same = _pairwise_iou([w.box for w in ordered]) > 0.7
+    kept: list[int] = []
+    for index in range(len(ordered)):
+        if not same[index, kept].any():
+            kept.append(index)
+    return [ordered[i] for i in kept]
+
+
+def _pairwise_iou(boxes: list[Box]) -> np.ndarray:
+    """The IoU of every pair of boxes, as an n x n array (a dense table has hundreds)."""
+    if not boxes:
+        return np.zeros((0, 0))
+    x, y, w, h = np.array(boxes, np.int64).T
+    right, bottom = x + w, y + h
+    across = np.minimum(right[:, None], right[None]) - np.maximum(x[:, None], x[None])
+    down = np.minimum(bottom[:, None], bottom[None]) - np.maximum(y[:, None], y[None])
+    inter = np.clip(across, 0, None) * np.clip(down, 0, None)
+    area = np.clip(w, 0, None) * np.clip(h, 0, None)
+    union = area[:, None] + area[None] - inter
+    return np.divide(inter, union, out=np.zeros(inter.shape), where=union > 0)
 
 
 def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
@@ -603,6 +677,70 @@ def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
         joined = Widget(field.box.union(arrow.box), "combo", 0.7)
         result = [joined if w is field else w for w in result if w is not arrow]
     return result
+
+
+def _join_slider_pieces(widgets: list[Widget]) -> list[Widget]:
+    """A slider drawn as a sunken trough with a raised handle (Tk's Scale) reads as a field,
+    one or two small squares and another field, flush in one band: one control, the handle
+    where its value is. (A spin box's two squares end its field; they have no field after.)"""
+    pieces = [w for w in widgets if w.kind in _CONTROLS + ("checkbox", "icon")]
+    result = list(widgets)
+    for left in (w for w in pieces if w.kind in ("input", "button")):
+        chain = [left]
+        while True:
+            following = next((w for w in pieces if _flush(chain[-1].box, w.box)), None)
+            if following is None:
+                break
+            chain.append(following)
+            if following.kind in ("input", "button") and 2 <= len(chain) - 2 <= 2:
+                handle = chain[1:-1]
+                if all(h.box.w <= 1.5 * h.box.h for h in handle):
+                    box = chain[0].box
+                    for piece in chain[1:]:
+                        box = box.union(piece.box)
+                    joined = Widget(box, "input", 0.6)
+                    result = [w for w in result if not any(w is p for p in chain)] + [joined]
+                break
+            if following.kind in ("input", "button") or len(chain) > 4:
+                break
+    return result
+
+
+TRACK_HEIGHT = (3, 10)  # px: the inside of a slider's thin track (a range input's)
+TRACK_WIDTH = 30  # px: the shortest plain piece of track beside a thumb
+
+
+def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list[Widget]:
+    """Range sliders drawn as a thin flat track with a round thumb taller than the track
+    against it (Chromium's: the filled side and the thumb share a colour, so they are one
+    region, the plain side another)."""
+    x, y, w, h, area = stats.T
+    thin = np.flatnonzero(
+        (h >= TRACK_HEIGHT[0])
+        & (h <= TRACK_HEIGHT[1])
+        & (w >= TRACK_WIDTH)
+        & (w >= 5 * h)
+        & (area >= 0.8 * w * h)
+    )
+    sliders = []
+    for index in thin[thin > 0]:
+        track = Box(*(int(v) for v in stats[index][:4]))
+        middle = y + h / 2
+        beside = np.flatnonzero(
+            (np.abs(middle - (track.y + track.h / 2)) <= 2)
+            & (h >= track.h + 4)
+            & (h <= 4 * track.h + 4)
+            & (w >= 10)
+            & (
+                (np.abs(x + w - track.x) <= 3)  # the thumb (and filled side) on the left
+                | (np.abs(track.right - x) <= 3)  # or on the right
+            )
+        )
+        for other in beside[beside > 0]:
+            box = track.union(Box(*(int(v) for v in stats[other][:4])))
+            if not any(f.box.intersection(box) for f in found if f.kind != "container"):
+                sliders.append(Widget(box, "input", 0.5))
+    return _drop_duplicates(sliders)
 
 
 def _flush(left: Box, right: Box) -> bool:
@@ -640,17 +778,16 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
     Form fields always leave a gap between rows; the cells of a table share their borders.
     """
 
-    def stacked(a: Box, b: Box) -> bool:
-        return (
-            abs(a.x - b.x) <= 2
-            and abs(a.right - b.right) <= 2
-            and (abs(a.bottom - b.y) <= 2 or abs(b.bottom - a.y) <= 2)
-        )
-
-    controls = [w for w in widgets if w.kind in _CONTROLS]
-    return [
-        Widget(w.box, "list_item", w.score)
-        if w.kind in _CONTROLS and any(o is not w and stacked(w.box, o.box) for o in controls)
-        else w
-        for w in widgets
-    ]
+    controls = [i for i, w in enumerate(widgets) if w.kind in _CONTROLS]
+    if not controls:
+        return widgets
+    x, y, w, h = np.array([widgets[i].box for i in controls], np.int64).T
+    right, bottom = x + w, y + h
+    stacked = (
+        (np.abs(x[:, None] - x[None]) <= 2)
+        & (np.abs(right[:, None] - right[None]) <= 2)
+        & ((np.abs(bottom[:, None] - y[None]) <= 2) | (np.abs(bottom[None] - y[:, None]) <= 2))
+    )
+    np.fill_diagonal(stacked, False)
+    cells = {controls[i] for i in np.flatnonzero(stacked.any(axis=1))}
+    return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import select
 import time
 from collections.abc import Sequence
@@ -108,7 +109,7 @@ KINDS: dict[str, ElementKind] = {
     ),
     "page tab": "tab",
     "link": "link",
-    **dict.fromkeys(("list item", "table cell", "tree item"), "list_item"),
+    **dict.fromkeys(("list item", "table cell", "tree item", "table row"), "list_item"),
     **dict.fromkeys(("icon", "desktop icon"), "icon"),
     **dict.fromkeys(
         (
@@ -314,7 +315,7 @@ class _Pending:
     bus: str
     path: str
     order: tuple[int, ...]  # child indices from the window down: document order
-    window: int
+    window: int  # which window (of all applications') the node is in
     replies: list[Any] = field(default_factory=list)  # a window's answers, once chosen
     active: bool = False
 
@@ -393,10 +394,49 @@ def read_atspi(
         reason = f"AT-SPI read failed: {type(exc).__name__}: {exc}"
         log.debug("AT-SPI read failed", exc_info=True)
     elapsed = time.monotonic() - start
+    found.sort(key=lambda f: f.item.order)  # document order: windows, then depth first
+    nodes = [f.node for f in found]
+    reason = reason or _browser_without_page(nodes)
     if reason:
         log.info("accessibility tree (AT-SPI): %s", reason)
-    found.sort(key=lambda f: f.item.order)  # document order: windows, then depth first
-    return A11yTree([f.node for f in found], reason, elapsed)
+    return A11yTree(nodes, reason, elapsed)
+
+
+BROWSER_TITLE = re.compile(r" - (Chromium|Google Chrome|Brave|Microsoft Edge|Vivaldi|Opera)$")
+BROWSER_FLAG = "--force-renderer-accessibility"
+BROWSER_PROGRAMS = frozenset(
+    {"chromium", "chromium-browser", "chrome", "google-chrome", "google-chrome-stable",
+     "brave", "brave-browser", "microsoft-edge", "vivaldi", "opera", "electron", "code"}
+)  # fmt: skip
+ACCESSIBLE_ENV = {  # what toolkits read at start to publish their trees
+    "ACCESSIBILITY_ENABLED": "1",  # Chromium, Electron
+    "GNOME_ACCESSIBILITY": "1",  # GTK 2 and others through the ATK bridge
+    "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",  # Qt 5 and 6
+}
+
+
+def _browser_without_page(nodes: list[A11yNode]) -> str:
+    """Why a Chromium-based browser window holds no page: Chromium builds its page tree only
+    when started with --force-renderer-accessibility (or asked by its own settings page), and
+    nothing from outside can turn it on later."""
+    windows = [n for n in nodes if n.depth == 0 and BROWSER_TITLE.search(n.name)]
+    if windows and not any(n.role == "document web" for n in nodes):
+        return (
+            f"{windows[0].name!r} shows no page in its accessibility tree: start the browser "
+            f"with {BROWSER_FLAG}"
+        )
+    return ""
+
+
+def accessible_launch(command: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """`command` and `env` changed so that the program publishes its accessibility tree: the
+    toolkit variables set (where not already), and a Chromium-based browser or Electron app
+    started with --force-renderer-accessibility, without which its pages have no tree."""
+    env = {**ACCESSIBLE_ENV, **env}
+    program = os.path.basename(command[0]) if command else ""
+    if program in BROWSER_PROGRAMS and BROWSER_FLAG not in command:
+        command = [command[0], BROWSER_FLAG, *command[1:]]
+    return command, env
 
 
 @dataclass
@@ -426,12 +466,14 @@ def _walk(
         apps = _on_display(bus, apps, display)
     replies = bus.call([_call(name, path, ACCESSIBLE, "GetChildren") for name, path in apps])
     windows = [
-        _Pending(name, path, (a, w), a)
+        _Pending(name, path, (a, w), 0)
         for a, reply in enumerate(replies)
         if not isinstance(reply, _Error)
         for w, (name, path) in enumerate(reply[0][:MAX_CHILDREN])
         if path != NULL_PATH
     ]
+    for number, window in enumerate(windows):  # an application may show several windows
+        window.window = number
     level = windows
     depth = 0
     boxes: dict[int, Box] = {}  # window number -> its box, to clip what it holds
@@ -648,4 +690,4 @@ def enable_accessibility(timeout: float = 1.0) -> str:
     return reply.name if isinstance(reply, _Error) else ""
 
 
-__all__ = ["read_atspi", "enable_accessibility", "role_kind", "ROLES"]
+__all__ = ["read_atspi", "enable_accessibility", "accessible_launch", "role_kind", "ROLES"]

@@ -1,0 +1,295 @@
+"""List, table and tree rows: what one selects in a file chooser, a list dialog or a mail list,
+and sidebar navigation drawn in ordinary text colour.
+
+Such rows have no outline of their own, so the widget detector cannot see them. They show as a
+stack of lines at a steady pitch whose first cells (a text, a check box, an icon) start at one x,
+each line on a background that runs on to the list's edge. Each line becomes a `list_item` as
+wide as that background and one pitch tall, carrying its cells' text, and `selected` when its
+background is a highlight the list's other rows lack. A line holding a field is a form's row,
+and a stack of long lines is a paragraph: neither is a list.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from clickwright.parsers.fusion import TextBox, hosts_of
+from clickwright.parsers.menus import menu_bar
+from clickwright.parsers.widgets import Widget
+from clickwright.types import Box, Element
+
+MIN_ROWS = 3  # fewer lines in a column are as likely a label and its neighbour
+ALIGN = 3  # px: the first cells of one list's rows start within this of one x (OCR jitters)
+PITCH = (0.9, 2.6)  # the range of a row's pitch, in heights of its first cell (OCR's boxes
+# of dense rows are as tall as the pitch)
+PITCH_SLACK = 0.15  # how far (share of the pitch, at least 3 px) one step may differ
+BACKGROUND = 12  # summed channel difference within which a pixel is the row's background
+OPEN = 0.5  # share of a pixel column that must be background (or a cell) to go on across it
+SELECTED = 40  # summed channel difference at which a row's background is a highlight
+PARAGRAPH_WORDS = 6  # lines this long, all of them, are a paragraph's
+FIELDS = ("input", "combo")  # a line holding one of these is a form's row
+CAPTION = (":", "：")  # a text ending so names what follows it: a form's label
+HOSTS = ("input", "combo", "button", "tab", "list_item")  # texts inside these are their own
+LEADS = ("checkbox", "radio", "icon")  # textless widgets that can start a row
+TOGGLES = ("checkbox", "radio")
+HIGHLIGHT = 60  # spread of a colour's channels from which it is a highlight, not grey
+BAR_RATIO = 6  # a box this many times wider than tall is a band across a list
+GAP = 1.5  # one step of a run may be this many pitches long (a separator between groups)
+
+
+@dataclass(frozen=True)
+class _Row:
+    element: Element
+    cells: int  # how many cells it holds
+
+
+@dataclass(frozen=True)
+class _Cell:
+    box: Box
+    text: str
+    score: float
+    toggle: bool = False
+
+    @property
+    def middle(self) -> float:
+        return self.box.y + self.box.h / 2
+
+
+def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
+    """The list rows on a frame, as interactive `list_item` elements without text (fusion gives
+    them the text of what they hold) and with ids 0."""
+    widgets = [w for w in widgets if not _highlight_band(pixels, w)]
+    hosts = [w.box for w in widgets if w.kind in HOSTS]
+    fields = [w.box for w in widgets if w.kind in FIELDS]
+    bar = menu_bar(texts)
+    hosted = hosts_of([t.box for t in texts], hosts)
+    cells = [
+        _Cell(t.box, t.text, t.score)
+        for i, t in enumerate(texts)
+        if i not in bar and hosted[i] is None
+    ]
+    cells += [_Cell(w.box, "", w.score, w.kind in TOGGLES) for w in widgets if w.kind in LEADS]
+    rows: list[_Row] = []
+    for column in _columns(cells):
+        for run in _runs(column):
+            rows.extend(_run_rows(pixels, run, cells, fields))
+    kept = _distinct(rows)
+    return _mark_selected(pixels, kept)
+
+
+def _highlight_band(pixels: np.ndarray, widget: Widget) -> bool:
+    """A wide flat box of a saturated colour is a selected row (or a bar) the detector took
+    for a field or button: its texts are a row's cells, not a control's."""
+    box = widget.box
+    if widget.kind not in HOSTS or box.w < BAR_RATIO * box.h:
+        return False
+    colour = commonest_colour(_crop(pixels, box)[::2, ::4])  # a sample is enough
+    return int(colour.max() - colour.min()) > HIGHLIGHT
+
+
+def _columns(cells: list[_Cell]) -> list[list[_Cell]]:
+    """Cells grouped by where they start, each group top to bottom."""
+    groups: list[list[_Cell]] = []
+    for cell in sorted(cells, key=lambda c: c.box.x):
+        if groups and cell.box.x - groups[-1][0].box.x <= 2 * ALIGN:
+            groups[-1].append(cell)
+        else:
+            groups.append([cell])
+    return [sorted(g, key=lambda c: c.middle) for g in groups if len(g) >= MIN_ROWS]
+
+
+def _runs(column: list[_Cell]) -> list[list[_Cell]]:
+    """Stretches of a column whose cells follow each other at one steady row pitch."""
+    runs: list[list[_Cell]] = []
+    run = [column[0]]
+    pitch = 0.0
+    gapped = False
+    for cell in column[1:]:
+        step = cell.middle - run[-1].middle
+        if step < run[-1].box.h / 2:
+            continue  # on the same line as the last (a text and an icon OCR read apart)
+        height = max(cell.box.h, run[-1].box.h)
+        fits = PITCH[0] * height <= step <= PITCH[1] * height
+        if fits and pitch:
+            steady = abs(step - pitch) <= max(3.0, PITCH_SLACK * pitch)
+            gap = not gapped and len(run) >= 2 and pitch < step <= GAP * pitch
+            fits = steady or gap
+            gapped = gapped or (gap and not steady)
+        if fits:
+            pitch = pitch or step
+            run.append(cell)
+        else:
+            runs.append(run)
+            run, pitch, gapped = [cell], 0.0, False
+    runs.append(run)
+    return [r for r in runs if len(r) >= MIN_ROWS and not _paragraph(r)]
+
+
+def _paragraph(run: list[_Cell]) -> bool:
+    return all(len(c.text.split()) >= PARAGRAPH_WORDS for c in run)
+
+
+def _run_rows(
+    pixels: np.ndarray, run: list[_Cell], cells: list[_Cell], fields: list[Box]
+) -> list[_Row]:
+    """One row per cell of a run: a band one pitch tall round it, as wide as its background
+    runs; with the cells on that band inside it. None when the run is a form's column."""
+    height, width = pixels.shape[:2]
+    pitch = statistics.median(b.middle - a.middle for a, b in zip(run, run[1:], strict=False))
+    rows: list[_Row] = []
+    toggled: list[bool] = []  # per row: whether it holds a check box or radio
+    options = True  # every row a check box or radio and its one label
+    for first in run:
+        top = max(0, round(first.middle - pitch / 2))
+        bottom = min(height, round(first.middle + pitch / 2))
+        if bottom - top < 4:
+            continue
+        line = [c for c in cells if top <= c.middle < bottom]
+        left, right = _background_span(pixels[top:bottom], first.box, [c.box for c in line])
+        box = Box(left, top, right - left, bottom - top)
+        held = sorted(
+            (c for c in line if box.contains(c.box, slack=2) or box.contains_point(*c.box.center)),
+            key=lambda c: c.box.x,
+        )
+        words = [c for c in held if c.text]
+        # A field on the line where the row's background ends (at the field's own border, not
+        # at a pane's divider running on up and down): a label and its field.
+        beside = [f for f in fields if top <= f.center[1] < bottom]
+        adjacent = [f for f in beside if 0 <= f.x - box.right <= ALIGN]
+        if adjacent and _divider(pixels, box):
+            adjacent = []
+        if (
+            any(f.intersection(box) for f in beside)
+            or adjacent
+            or any(c.text.rstrip().endswith(CAPTION) for c in words)
+        ):
+            return []  # a label with its field, or a caption: the lines of a form
+        toggled.append(any(c.toggle for c in held))
+        options &= toggled[-1] and len(words) <= 1
+        score = min([c.score for c in words] or [first.score])
+        element = Element(
+            id=0, box=box, kind="list_item", source="merged", score=score, interactive=True
+        )
+        rows.append(_Row(element, len(held)))
+    if options or 2 * sum(toggled) >= len(toggled) > sum(toggled):
+        return []  # a column of options, or a form's lines (half or more with a check box)
+    return _without_header(pixels, rows)
+
+
+def _background_span(band: np.ndarray, first: Box, covered: list[Box]) -> tuple[int, int]:
+    """How far left and right of the first cell the row's background runs, in frame x.
+
+    The background is the commonest colour round the first cell. A pixel column goes with the
+    row when most of it is that background, or when a cell of the line covers it; two columns
+    in a row that do not (a list's border, another panel's colour) end it.
+    """
+    width = band.shape[1]
+    background = commonest_colour(band[:, max(0, first.x - 4) : min(width, first.right + 4)])
+    near = np.abs(band.astype(np.int16) - background).sum(axis=2) <= BACKGROUND
+    open_ = near.mean(axis=0) >= OPEN
+    for box in covered:
+        open_[max(0, box.x) : min(width, box.right)] = True
+    closed = ~open_
+    walls = np.flatnonzero(closed[:-1] & closed[1:])  # x where two closed columns begin
+    before = walls[walls < first.x]
+    after = walls[walls >= first.right]
+    left = int(before[-1]) + 2 if before.size else 0
+    right = int(after[0]) if after.size else width
+    return left, max(right, first.right)
+
+
+def _divider(pixels: np.ndarray, box: Box) -> bool:
+    """Whether the line ending the row on its right runs on far above and below it: a pane's
+    divider, not the border of a field beside a label."""
+    x = min(box.right, pixels.shape[1] - 1)
+    column = pixels[:, x].astype(np.int16)
+    line = np.abs(column - column[box.center[1]]).max(axis=1) <= BACKGROUND // 3
+    reach = 3 * box.h
+    above = line[max(0, box.y - reach) : box.y]
+    below = line[box.bottom : box.bottom + reach]
+    return bool(above.all() and below.all() and above.size + below.size >= reach)
+
+
+def _without_header(pixels: np.ndarray, rows: list[_Row]) -> list[_Row]:
+    """Drop a first row cut off from the others by a rule none of them has between them: a
+    table's column headers."""
+    if len(rows) < MIN_ROWS + 1:
+        return rows
+    ruled = [
+        _rule_between(pixels, a.element.box, b.element.box)
+        for a, b in zip(rows, rows[1:], strict=False)
+    ]
+    if ruled[0] and not any(ruled[1:]):
+        return rows[1:]
+    return rows
+
+
+def _rule_between(pixels: np.ndarray, upper: Box, lower: Box) -> bool:
+    """A line across the rows between two rows: pixel rows unlike the background of either
+    (where a selected row meets the next, the colour only steps from one to the other)."""
+    x0, x1 = max(upper.x, lower.x), min(upper.right, lower.right)
+    y0, y1 = upper.center[1], lower.center[1]
+    if x1 - x0 < 8 or y1 - y0 < 2:
+        return False
+    strip = pixels[y0:y1, x0:x1].astype(np.int16)
+    unlike = np.ones(strip.shape[:2], bool)
+    for box in (upper, lower):
+        background = commonest_colour(_crop(pixels, box))
+        unlike &= np.abs(strip - background).sum(axis=2) > 3 * BACKGROUND
+    return bool((unlike.mean(axis=1) >= 0.9).any())
+
+
+def _distinct(rows: list[_Row]) -> list[Element]:
+    """One row per band: where runs of two columns (a check box's and its label's) found the
+    same rows, the row holding more cells wins."""
+    kept: list[Element] = []
+    for row in sorted(rows, key=lambda r: (-r.cells, -r.element.box.w)):
+        if not any(_same_band(row.element.box, other.box) for other in kept):
+            kept.append(row.element)
+    return kept
+
+
+def _same_band(a: Box, b: Box) -> bool:
+    overlap_y = min(a.bottom, b.bottom) - max(a.y, b.y)
+    overlap_x = min(a.right, b.right) - max(a.x, b.x)
+    return overlap_y >= 0.5 * min(a.h, b.h) and overlap_x > 0
+
+
+def _mark_selected(pixels: np.ndarray, rows: list[Element]) -> list[Element]:
+    """Rows whose background stands out from that of most rows of their list are selected."""
+    lists: dict[tuple[int, int], list[int]] = {}
+    for index, row in enumerate(rows):
+        key = next(
+            (k for k in lists if abs(k[0] - row.box.x) <= 4 and abs(k[1] - row.box.right) <= 4),
+            (row.box.x, row.box.right),
+        )
+        lists.setdefault(key, []).append(index)
+    marked = list(rows)
+    for members in lists.values():
+        if len(members) < 2:
+            continue
+        colours = [commonest_colour(_crop(pixels, rows[i].box)) for i in members]
+        common = np.median(np.array(colours), axis=0)
+        odd = [
+            i for i, c in zip(members, colours, strict=True) if np.abs(c - common).sum() > SELECTED
+        ]
+        if 0 < len(odd) < len(members) / 2:
+            for i in odd:
+                marked[i] = replace(rows[i], state=frozenset({"selected"}))
+    return marked
+
+
+def _crop(pixels: np.ndarray, box: Box) -> np.ndarray:
+    return pixels[box.y : box.bottom, box.x : box.right]
+
+
+def commonest_colour(pixels: np.ndarray) -> np.ndarray:
+    """The most frequent RGB colour of an image (int16, to subtract from)."""
+    flat = pixels.reshape(-1, 3).astype(np.int32)
+    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    top = int(values[np.argmax(counts)])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
