@@ -530,3 +530,86 @@ def test_the_agent_loop_fuses_the_live_tree(accessible_app: Path, device, tmp_pa
     assert json.loads((accessible_app / "state.json").read_text())["name"] == "Grace Hopper"
     elements = json.loads(next(result.run_dir.glob("elements/0001.json")).read_text())
     assert any(e["source"] == "a11y" for e in elements)
+
+
+# ---- Chromium: its page in the tree, fused with pixels ----------------------------------------
+
+PAGE = (
+    "<body style='margin:0;font:13px sans-serif'><nav style='position:absolute;left:0;top:0;"
+    "bottom:0;width:160px;padding:12px;background:#f4f4f4'>"
+    + "".join(
+        f"<a href='#' style='display:block;color:#222;text-decoration:none;padding:6px 0'>{n}</a>"
+        for n in ("Overview", "Projects", "Invoices")
+    )
+    + "</nav><main style='margin-left:200px;padding-top:12px'>"
+    "<label><input type=checkbox checked>Only open invoices</label>"
+    "<p><button aria-label='Delete'>&#128465;</button></p></main></body>"
+)
+BROWSER = (
+    "chromium", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--force-device-scale-factor=1", "--kiosk", "--window-position=0,0",
+    "--window-size=1280,800",
+)  # fmt: skip
+
+
+@pytest.fixture
+def browser(session_bus: dict[str, str], tmp_path: Path) -> Iterator:
+    """Starts Chromium on the page (through `accessible_launch` unless told not to) and waits
+    until its window is in the tree; everything started is stopped afterwards."""
+    started: list[subprocess.Popen] = []
+    page = tmp_path / "page.html"
+    page.write_text(PAGE)
+
+    def start(accessible: bool = True) -> None:
+        command = [*BROWSER, f"--user-data-dir={tmp_path}/profile{len(started)}", page.as_uri()]
+        env = dict(session_bus)
+        if accessible:
+            command, env = atspi.accessible_launch(command, env)
+        else:
+            env["ACCESSIBILITY_ENABLED"] = "1"  # the window, as a desktop with a11y on shows it
+        started.append(subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL))
+        deadline = time.monotonic() + 30
+        while not any(n.name.endswith("Chromium") for n in read_atspi(timeout=2.0)):
+            assert time.monotonic() < deadline, "Chromium never showed its window in the tree"
+            time.sleep(0.3)
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_chromium_pages_are_in_the_tree_and_fused_with_pixels(browser, device) -> None:
+    from clickwright.devices.base import wait_until_stable
+    from clickwright.parsers.screen_parser import ScreenParser
+
+    browser()
+    deadline = time.monotonic() + 20
+    tree = read_atspi(timeout=3)
+    while not any(n.role == "document web" and n.box.w for n in tree):
+        assert time.monotonic() < deadline, tree.reason
+        time.sleep(0.3)
+        tree = read_atspi(timeout=3)
+    links = {n.name for n in tree if n.kind == "link" and n.visible}
+    # all of them: each window's nodes are clipped to that window, not to the last one of
+    # the application (Chromium has three)
+    assert {"Overview", "Projects", "Invoices"} <= links
+    wait_until_stable(device, timeout=10, quiet=0.5)
+    frame = device.capture()
+    screen = ScreenParser().parse(frame, to_frame(tree, frame.origin, frame.scale))
+    by_text = {e.text: e for e in screen.elements}
+    assert by_text["Invoices"].kind == "link" and by_text["Invoices"].source in ("merged", "a11y")
+    only = by_text["Only open invoices"]
+    assert only.kind == "checkbox" and "checked" in only.state
+    assert any(e.kind == "button" and "Delete" in (e.text, e.name) for e in screen.elements)
+
+
+@pytest.mark.slow
+def test_a_chromium_without_its_page_tree_says_how_to_get_it(browser) -> None:
+    browser(accessible=False)
+    time.sleep(2.0)  # Chromium would have built the page's tree by now, were it asked to
+    tree = read_atspi(timeout=3)
+    assert not any(n.role == "document web" and n.box.w for n in tree)
+    assert "--force-renderer-accessibility" in tree.reason
