@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clickwright.agent.critic import Expectation, Verdict, judge
+from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import Flag
 from clickwright.agent.state import RunState, contained
-from clickwright.errors import ActionError
-from clickwright.types import Action, Box, Element, Screen, StepRecord
+from clickwright.errors import ActionError, StepFailed
+from clickwright.types import Action, Box, Element, Screen, StepRecord, Type
 
 Point = tuple[int, int]
 Judge = Callable[[Screen, Screen, Expectation, Action, Sequence[Box], str], Verdict]
@@ -88,13 +89,18 @@ class Executor:
         vendor flagged, for the approval."""
         state = self.state
         state.check_budget()
+        _learn_secret(state, action, aim.element)
         if state.settings.dry_run:
             verdict = Verdict("unverified", "dry run: nothing was done")
             return Done(None, verdict, self.record(action, aim, before, None, verdict, purpose,
                                                    status="planned"))  # fmt: skip
         approval = state.approve(action, aim.element, flag)
+        state.check_program()
         state.note_volatile(before)
-        state.observer.action(action, aim.point)
+        shown = action
+        if isinstance(action, Type):
+            shown = action.model_copy(update={"text": state.log.redact(action.text)})
+        state.observer.action(shown, aim.point)
         started = time.perf_counter()
         try:
             contained(
@@ -112,12 +118,19 @@ class Executor:
             after = state.observe()
             hint = str(purpose.fields.get("expect") or "")
             verdict = self.judge(before, after, expect, action, state.volatile, hint)
+        gone = None
+        try:
+            state.check_program(window=False)
+        except StepFailed as exc:  # whatever the screen did, the program did not do it
+            gone, verdict = exc, Verdict("failed", str(exc))
         timings = {
             "decide": round(decided, 4),
             "act": round(acted - started, 4),
             "verify": round(time.perf_counter() - acted, 4),
         }
         record = self.record(action, aim, before, after, verdict, purpose, approval, timings)
+        if gone is not None:
+            raise gone
         return Done(after, verdict, record)
 
     def record(
@@ -148,6 +161,17 @@ class Executor:
             **purpose.fields,
         )
         return self.state.record(record, before, after)
+
+
+def _learn_secret(state: RunState, action: Action, element: Element | None) -> None:
+    """Text typed into a field whose label says (or nearly says) it is secret is a secret from
+    now on: masked in the step, its elements, the report and the terminal, whoever chose it."""
+    if not isinstance(action, Type) or not action.text:
+        return
+    labels = [element.text, element.name] if element is not None else []
+    labels.append(action.target.text or "" if action.target is not None else "")
+    if any(looks_secret(label) for label in labels if label):
+        state.log.add_secret(action.text)
 
 
 def wait_for_text(

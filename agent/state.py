@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from clickwright.agent.memory import Memory
 from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import Consent, Flag, Human, Nobody, Risk, risk_of
 from clickwright.devices.base import Device, Stable, wait_until_stable
-from clickwright.errors import ClickwrightError, DeviceError
+from clickwright.errors import ClickwrightError, DeviceError, StepFailed
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Element, Frame, Screen, StepRecord
 
@@ -56,6 +57,13 @@ class RunSettings:
             raise ValueError(
                 "max_steps, max_attempts, screenshots and answer_tries must be at least 1"
             )
+        for name in ("max_time", "max_cost", "settle_timeout", "wait_timeout"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ClickwrightError(
+                    f"{name.replace('_', '-')} cannot be {value}",
+                    "give a number, or leave the limit out for none",
+                )
 
 
 class Stopped(Exception):
@@ -72,8 +80,9 @@ def contained(doing: str, kind: str, call: Callable[[], T]) -> T:
     except Exception as exc:
         if type(exc).__name__ == "FailSafeException":  # pyautogui: mouse thrown into a corner
             raise Stopped("stopped: the mouse was moved into a corner of the screen") from None
+        said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DeviceError(
-            f"could not {doing} on the {kind} device: {exc}".splitlines()[0],
+            f"could not {doing} on the {kind} device: {said}",
             "check that it is still there (a display, a phone), then run again",
         ) from None
 
@@ -216,6 +225,19 @@ class RunState:
         written = log.add_step(step)
         self.observer.step(written, log.dir)
         return written
+
+    def check_program(self, window: bool = True) -> None:
+        """StepFailed when the program the run works in has gone (crashed, stopped, or with
+        `window` its window closed), so no more input goes to whatever window is left: before
+        every action, and after it (then a window closing may be the action's very effect).
+        Devices that cannot tell (a phone) say nothing."""
+        vanished = getattr(self.device, "vanished", None)
+        if callable(vanished):
+            problem = contained(
+                "watch the program under test", self.device.kind, lambda: vanished(window)
+            )
+            if problem:
+                raise StepFailed(f"{problem}; stopped so that no input goes to another window")
 
     def check_budget(self) -> None:
         """Called before every action and model call, so a run never acts more than max_steps

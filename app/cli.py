@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
-import signal
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from clickwright.app.console import Printer, err, out, outcome_line, usage_line
+from clickwright.app.console import Printer, err, out, outcome_line, report_line, usage_line
 from clickwright.app.options import Launch, device_command
 from clickwright.app.session import session
 from clickwright.devices.factory import DeviceSpec, open_device, start_program
@@ -23,11 +24,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A GUI automation agent: describe a task, clickwright sees the screen, acts and verifies.",
 )
-
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 @app.command()
@@ -98,9 +94,11 @@ def run(
     from clickwright.agent.config import load_settings
     from clickwright.agent.interpreter import interpret
     from clickwright.agent.loop import PROMPTS_FILE, run_task
+    from clickwright.agent.runlog import check_task, writable_folder
     from clickwright.agent.state import RunSettings
-    from clickwright.app.report import write_report
+    from clickwright.app.report import run_and_report
 
+    check_task(task)
     flags = {"backend": backend, "model": model, "base_url": base_url, "api_key_env": api_key_env}
     models = load_settings(flags, parse_role_flags(role or []))
     if not models.for_role("planner").is_model and not models.for_role("actor").is_model:
@@ -114,24 +112,28 @@ def run(
         approve_risky=yes or limits.approve_risky,
         hybrid=hybrid or limits.hybrid,
     )
+    writable_folder(runs_dir, "run logs")  # before any display starts
     knowledge = None
     if use_demos:
         from clickwright.agent.demos.knowledge import use_demos as closest
 
         knowledge = closest(task, demos_dir)
-    with session(spec, launch, quiet=as_json) as on:
-        result = run_task(
-            task,
-            on.device,
-            runs_dir,
-            settings,
-            observer=None if as_json else Printer(),
-            stop=on.stop,
-            models=models,
-            human=on.human,
-            knowledge=knowledge,
-        )
-    report = write_report(result.run_dir)
+
+    def carry_out(observer: Any) -> Any:
+        with session(spec, launch, quiet=as_json) as on:
+            return run_task(
+                task,
+                on.device,
+                runs_dir,
+                settings,
+                observer=observer,
+                stop=on.stop,
+                models=models,
+                human=on.human,
+                knowledge=knowledge,
+            )
+
+    result, report, unreported = run_and_report(carry_out, None if as_json else Printer())
     usage = result.usage
     if as_json:
         print(
@@ -142,7 +144,7 @@ def run(
                     "steps": result.steps,
                     "usage": usage,
                     "run_dir": str(result.run_dir),
-                    "report": str(report),
+                    "report": str(report) if report else None,
                 }
             )
         )
@@ -153,7 +155,7 @@ def run(
         out.print(outcome_line(result.outcome, result.reason))
         if usage.get("calls"):
             out.print(usage_line(usage))
-        out.print(f"report: {report}")
+        out.print(report_line(report, unreported))
     raise typer.Exit(EXIT_CODES.get(result.outcome, 1))
 
 
@@ -181,20 +183,49 @@ def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def load_image(path: Path) -> Any:
-    """An image file as an RGB frame, or a one-line error saying why it cannot be read."""
+    """An image file as an RGB frame, or a one-line error saying why it cannot be read: not
+    an image, damaged, or bigger than a screen clickwright reads (checked before decoding)."""
     import numpy as np
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
+    from clickwright.devices.factory import check_screen_size
     from clickwright.types import Frame
 
+    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # the lower bound is ours
     try:
         with Image.open(path) as image:
+            check_screen_size(*image.size, f"image {str(path)!r}")
             pixels = np.asarray(image.convert("RGB"))
-    except (OSError, UnidentifiedImageError) as exc:
+    except (OSError, ValueError) as exc:
         raise ClickwrightError(f"cannot read image {str(path)!r}: {exc}") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
     if pixels.size == 0:
         raise ClickwrightError(f"image {str(path)!r} is empty")
     return Frame(pixels)
+
+
+def _output(path: Path | None, what: str, image: bool = False) -> Path | None:
+    """An output file checked before any work: its folder writable, a drawing's type known."""
+    from PIL import Image
+
+    from clickwright.agent.runlog import writable_folder
+
+    if path is None:
+        return None
+    if image and path.suffix.lower() not in Image.registered_extensions():
+        raise ClickwrightError(
+            f"cannot draw to {str(path)!r}: no image type is named {path.suffix or '(none)'!r}",
+            "end the name with .png or .jpg",
+        )
+    writable_folder(path.parent, what)
+    try:
+        folder = path.is_dir()
+    except OSError as exc:
+        raise ClickwrightError(f"cannot write {what} to {path}: {exc.strerror}") from None
+    if folder:
+        raise ClickwrightError(f"cannot write {what} to {path}: it is a folder", "name a file")
+    return path
 
 
 @app.command()
@@ -217,6 +248,7 @@ def parse(
     from PIL import Image
     from rich.table import Table
 
+    from clickwright.agent.runlog import write_atomic
     from clickwright.devices.base import wait_until_stable
     from clickwright.parsers.marks import draw_marks
     from clickwright.parsers.screen_parser import SOURCES, ScreenParser
@@ -224,6 +256,7 @@ def parse(
     wanted = frozenset(s.strip() for s in sources.split(",") if s.strip())
     if not wanted or wanted - SOURCES:
         raise ClickwrightError(f"bad --sources {sources!r}", "use a list of: ocr, widgets, a11y")
+    json_out, draw = _output(json_out, "the elements"), _output(draw, "the drawing", image=True)
     tree = None
     if image is not None:
         if spec != DeviceSpec():
@@ -260,10 +293,16 @@ def parse(
         f"{t.widgets * 1000:.0f} ms, fusion {t.fusion * 1000:.0f} ms"
     )
     if json_out is not None:
-        json_out.write_text(json.dumps(parsed.to_json(), indent=1, ensure_ascii=False))
+        text = json.dumps(parsed.to_json(), indent=1, ensure_ascii=False)
+        write_atomic(json_out, text, "the elements")
         out.print(f"elements: {json_out}")
     if draw is not None:
-        Image.fromarray(draw_marks(frame.pixels, parsed.elements)).save(draw)
+        drawing = io.BytesIO()
+        kind = Image.registered_extensions()[draw.suffix.lower()]
+        Image.fromarray(draw_marks(frame.pixels, parsed.elements)).convert("RGB").save(
+            drawing, kind
+        )
+        write_atomic(draw, drawing.getvalue(), "the drawing")
         out.print(f"drawing: {draw}")
 
 
@@ -306,15 +345,55 @@ _register_bench()
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    """Every way a command can end is an exit status and at most one line on stderr: a usage
+    or environment problem (2), a task that failed or was stopped (1); a bug too is one line,
+    its traceback saved to a file for the report."""
+    from clickwright.agent.runlog import check_text
+    from clickwright.app.stop_hotkey import handle_stop_signals
+
+    handle_stop_signals()
     try:
-        app()
+        for argument in sys.argv[1:]:
+            check_text(argument, "an argument")
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:  # click's usage errors: a bad option or value
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(0)
+        message = " ".join(exc.format_message().split())
+        _fail(f"{message} — see the command's --help", exc.exit_code)
     except ClickwrightError as exc:
-        err.print(f"[red]error:[/] {exc}", soft_wrap=True)
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        err.print("stopped by the user")
+        _fail(str(exc), exc.exit_code)
+    except (KeyboardInterrupt, typer.Abort):
+        _fail("stopped by the user", 1, style="")
+    except BrokenPipeError:  # stdout closed early (`| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except Exception as exc:
+        _fail(f"internal error: {exc!r}".splitlines()[0] + f" — {_save_traceback()}", 2)
+    if code == 130:  # click's word for Ctrl+C (or a stop signal) outside a run
+        _fail("stopped by the user", 1, style="")
+    sys.exit(code or 0)
+
+
+def _fail(message: str, code: int, style: str = "[red]error:[/] ") -> None:
+    err.print(style + escape(message), soft_wrap=True, highlight=False)
+    sys.exit(code)
+
+
+def _save_traceback() -> str:
+    """The traceback of a bug, in a file to attach to a bug report."""
+    import tempfile
+    import traceback
+
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix="clickwright-traceback-", suffix=".txt", delete=False
+        ) as saved:
+            traceback.print_exc(file=saved)
+        return f"a bug in clickwright; please report it with {saved.name}"
+    except OSError:
+        return "a bug in clickwright; please report it"
 
 
 # The demonstration commands (record, replay, demos …) live in their own module.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,3 +51,14 @@ def usage_line(usage: dict[str, Any]) -> str:
         f"models: {usage['calls']} call(s), {usage['input_tokens']} tokens in, "
         f"{usage['output_tokens']} out, {spent}"
     )
+
+
+def report_line(report: Path | None, why_not: str) -> str:
+    return f"report: {report}" if report else f"[red]no report:[/] {escape(why_not)}"
+
+
+def visible(text: str) -> str:
+    """`text` for the terminal, escaped for rich, with characters that could hide or rewrite
+    what is shown (carriage returns, escape codes) spelt out: a demonstration's description
+    comes from whoever shared it."""
+    return escape(text if text.isprintable() else json.dumps(text, ensure_ascii=False))

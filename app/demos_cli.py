@@ -52,7 +52,7 @@ def record(
     from clickwright.agent.demos.format import DemoWriter, library_dir
     from clickwright.agent.demos.recorder import listen, save_recording
     from clickwright.app.console import out
-    from clickwright.app.stop_hotkey import stop_hotkey
+    from clickwright.app.stop_hotkey import finishing, stop_hotkey
     from clickwright.devices.factory import open_device, start_program
     from clickwright.parsers.screen_parser import ScreenParser
 
@@ -72,9 +72,10 @@ def record(
                 highlight=False,
             )
             recording = listen(device, stop, on_heard=_print_heard)
-            out.print(f"heard {len(recording.heard)} input events; reading the screens…")
-            platform = f"desktop/{sys.platform}" if device.kind == "desktop" else device.kind
-            demo = save_recording(recording, writer, ScreenParser(), describe, platform)
+            with finishing():  # a signal now must not lose what was recorded
+                out.print(f"heard {len(recording.heard)} input events; reading the screens…")
+                platform = f"desktop/{sys.platform}" if device.kind == "desktop" else device.kind
+                demo = save_recording(recording, writer, ScreenParser(), describe, platform)
     finally:
         writer.abandon()
     _print_steps(demo)
@@ -126,9 +127,10 @@ def replay(
     from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
     from clickwright.agent.demos.replay import replay_demo
     from clickwright.agent.loop import run_task
+    from clickwright.agent.runlog import writable_folder
     from clickwright.agent.state import RunSettings
-    from clickwright.app.console import Printer, out, outcome_line
-    from clickwright.app.report import write_report
+    from clickwright.app.console import Printer, out, outcome_line, report_line
+    from clickwright.app.report import run_and_report
     from clickwright.app.session import session
     from clickwright.parsers.screen_parser import ScreenParser
 
@@ -137,29 +139,33 @@ def replay(
     demo.parameters(values)  # a missing secret fails before any display starts
     steps = _step_range(only, len(demo.steps))
     settings = RunSettings(wait_timeout=timeout, approve_risky=yes)
-    with session(spec, launch, quiet=as_json) as on:
-        parser = ScreenParser()
+    writable_folder(runs_dir, "run logs")
 
-        def by_agent(task: str, where: Path) -> Any:
-            return run_task(
-                task, on.device, where, settings, parser=parser, human=on.human, stop=on.stop
+    def carry_out(observer: Any) -> Any:
+        with session(spec, launch, quiet=as_json) as on:
+            parser = ScreenParser()
+
+            def by_agent(task: str, where: Path) -> Any:
+                return run_task(
+                    task, on.device, where, settings, parser=parser, human=on.human, stop=on.stop
+                )
+
+            return replay_demo(
+                demo,
+                on.device,
+                runs_dir,
+                settings,
+                params=values,
+                speed=speed,
+                repair=by_agent if repair else None,
+                only=steps,
+                parser=parser,
+                observer=observer,
+                human=on.human,
+                stop=on.stop,
             )
 
-        result = replay_demo(
-            demo,
-            on.device,
-            runs_dir,
-            settings,
-            params=values,
-            speed=speed,
-            repair=by_agent if repair else None,
-            only=steps,
-            parser=parser,
-            observer=None if as_json else Printer(),
-            human=on.human,
-            stop=on.stop,
-        )
-    report = write_report(result.run_dir)
+    result, report, unreported = run_and_report(carry_out, None if as_json else Printer())
     if as_json:
         summary = {
             "outcome": result.outcome,
@@ -170,7 +176,7 @@ def replay(
             "seconds": round(result.seconds, 2),
             "recorded_seconds": demo.info.duration,
             "run_dir": str(result.run_dir),
-            "report": str(report),
+            "report": str(report) if report else None,
         }
         print(json.dumps(summary))
     else:
@@ -179,7 +185,7 @@ def replay(
         if failed is not None and failed.frame:
             out.print(f"the screen when that step was recorded: {demo.dir / failed.frame}")
         out.print(f"took {round(result.seconds, 2):.1f} s (recorded: {demo.info.duration:.1f} s)")
-        out.print(f"report: {report}")
+        out.print(report_line(report, unreported))
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -212,7 +218,7 @@ def list_command(demos_dir: DemosDir = None) -> None:
     from rich.table import Table
 
     from clickwright.agent.demos.format import library_dir, list_demos, load_demo
-    from clickwright.app.console import out
+    from clickwright.app.console import out, visible
 
     root = library_dir(demos_dir)
     table = Table("name", "steps", "parameters", "source", "description", box=None)
@@ -220,17 +226,18 @@ def list_command(demos_dir: DemosDir = None) -> None:
         try:
             demo = load_demo(folder)
         except ClickwrightError as exc:
-            table.add_row(escape(folder.name), "—", "", "", f"[red]damaged:[/] {escape(str(exc))}")
+            damaged = f"[red]damaged:[/] {visible(str(exc))}"
+            table.add_row(visible(folder.name), "—", "", "", damaged)
             continue
         params = ", ".join(
             k + (" (secret)" if p.secret else "") for k, p in demo.info.parameters.items()
         )
         table.add_row(
-            escape(demo.name),
+            visible(demo.name),
             str(len(demo.steps)),
             escape(params),
             demo.info.source,
-            escape(demo.info.description),
+            visible(demo.info.description),
         )
     if table.row_count:
         out.print(table)
@@ -251,15 +258,17 @@ def show(name: Annotated[str, typer.Argument()], demos_dir: DemosDir = None) -> 
 
 
 def _print_steps(demo: Any) -> None:
-    from clickwright.app.console import out
+    """The steps as what each action does (the loader derives the words from the action, so a
+    launch shows its exact command)."""
+    from clickwright.app.console import out, visible
 
     info = demo.info
     out.print(
-        f"[bold]{escape(demo.name)}[/]"
-        + (f": {escape(info.description)}" if info.description else "")
+        f"[bold]{visible(demo.name)}[/]"
+        + (f": {visible(info.description)}" if info.description else "")
     )
     for number, step in enumerate(demo.steps, 1):
-        out.print(f"  {number:>3}. {escape(step.words)}")
+        out.print(f"  {number:>3}. {visible(step.words)}")
     for key, parameter in info.parameters.items():
         value = "secret, asked at every replay" if parameter.secret else repr(parameter.default)
         out.print(f"  parameter {key}: {escape(value)}")
@@ -286,6 +295,7 @@ def export(
 ) -> None:
     """Export a demonstration as a runnable Python script (clickwright's scripting API)."""
     from clickwright.agent.demos.format import demo_folder, library_dir, load_demo
+    from clickwright.agent.runlog import write_atomic
     from clickwright.app.codegen import python_script
     from clickwright.app.console import out
 
@@ -295,7 +305,7 @@ def export(
     if output is None:
         print(script, end="")
         return
-    output.write_text(script, encoding="utf-8")
+    write_atomic(output, script, "the script")
     out.print(f"wrote {output}")
 
 

@@ -13,25 +13,37 @@ import base64
 import html
 import io
 import json
-import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from PIL import Image
 
-from clickwright.agent.runlog import read_steps
+from clickwright.agent.events import Observers, Outcome, RunObserver, RunResult
+from clickwright.agent.runlog import close_unfinished, read_steps, write_atomic
 from clickwright.errors import ClickwrightError
-from clickwright.types import OUTCOME_TONE, STATUS_TONE, StepRecord
+from clickwright.types import OUTCOME_TONE, STATUS_TONE, RunRecord, StepRecord
+
+OUTCOMES = get_args(Outcome)
 
 MAX_IMAGE_WIDTH = 1280
 JPEG_QUALITY = 80
+THUMBNAIL_WIDTH = 320
+FULL_STEPS = 60
+"""Steps at the start of a run shown with full-size frames (so are the last FULL_STEPS // 6
+and every step that did not succeed); the others get thumbnails, so that a run of a thousand
+steps makes a report that opens and is written in seconds, not minutes."""
 PHASES = ("capture", "parse", "decide", "act", "verify")
 SOURCE_COLOURS = {"ocr": "#2563eb", "widgets": "#ea580c", "a11y": "#16a34a", "merged": "#9333ea"}
 TONE_COLOURS = {"good": "green", "warn": "amber", "bad": "red", "info": "blue"}
 DEFAULT_FRAME_SIZE = (1280, 800)
-def write_report(run_dir: Path) -> Path:
-    """Write `run_dir/report.html` from the run's logs and return its path."""
+
+
+def write_report(run_dir: Path, hurry: Callable[[], bool] = lambda: False) -> Path:
+    """Write `run_dir/report.html` from the run's logs and return its path. Once `hurry()`
+    says so (a person pressed Ctrl+C again), frames are no longer inlined: the report is
+    finished fast, and whole."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise ClickwrightError(
@@ -39,14 +51,55 @@ def write_report(run_dir: Path) -> Path:
             "pass a folder under runs/, e.g. runs/20261122-081500-ab12",
         )
     run = _read_json(run_dir / "run.json")
-    page = _Page(run_dir, run if isinstance(run, dict) else {}).render(
-        read_steps(run_dir)
-    )
+    page = _Page(run_dir, run if isinstance(run, dict) else {}, hurry).render(read_steps(run_dir))
     path = run_dir / "report.html"
-    partial = path.with_name("report.html.tmp")
-    partial.write_text(page, encoding="utf-8")
-    os.replace(partial, path)  # a reader never sees half a report
+    write_atomic(path, page, "the report")  # a reader never sees half a report
     return path
+
+
+class RunFolder(RunObserver):
+    """Remembers the folder a run writes to, so that a run cut short can still be closed."""
+
+    def __init__(self) -> None:
+        self.run_dir: Path | None = None
+
+    def started(self, run_dir: Path, run: RunRecord) -> None:
+        self.run_dir = run_dir
+
+
+def run_and_report(
+    start: Callable[[RunObserver], RunResult], observer: RunObserver | None = None
+) -> tuple[RunResult, Path | None, str]:
+    """`start(observer)` carried out, and whatever ends it (its own end, Ctrl+C or a stop
+    signal, a display or a disk that fails) the run log says how it ended and the report is
+    written; a signal while it is written makes it hurry, never stops it. Returns the result,
+    and the report's path or why there is none."""
+    from clickwright.app.stop_hotkey import finishing, hurry
+
+    folder = RunFolder()
+    try:
+        result = start(Observers([observer, folder]))
+    except (KeyboardInterrupt, ClickwrightError) as exc:
+        with finishing():
+            result = _closed(folder.run_dir, exc)
+    with finishing():
+        try:
+            return result, write_report(result.run_dir, hurry), ""
+        except ClickwrightError as exc:
+            return result, None, str(exc)
+
+
+def _closed(run_dir: Path | None, exc: BaseException) -> RunResult:
+    """The run in `run_dir` as `exc` left it: closed with that reason if it was still
+    running; `exc` itself when no run had started."""
+    interrupted = isinstance(exc, KeyboardInterrupt)
+    outcome, reason = ("stopped", "stopped by the user") if interrupted else ("error", str(exc))
+    run = close_unfinished(run_dir, outcome, reason) if run_dir is not None else None
+    if run_dir is None or run is None:
+        raise exc
+    seconds = round((run.ended or run.started) - run.started, 3)
+    outcome = run.outcome if run.outcome in OUTCOMES else "error"
+    return RunResult(outcome, run.reason, run_dir, run.steps, run.usage, seconds=seconds)
 
 
 def _describe_element(element: dict[str, Any]) -> str:
@@ -60,15 +113,16 @@ def _describe_element(element: dict[str, Any]) -> str:
 
 
 def _read_json(path: Path) -> Any:
-    """The file's JSON, or None when the run never wrote it or was cut off while writing it."""
+    """The file's JSON, or None when the run never wrote it, was cut off while writing it, or
+    something else wrote it (not UTF-8, nested too deep)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
         return None
 
 
-def _encode_image(path: Path) -> tuple[str, tuple[int, int]] | None:
-    """A data URI of the frame downscaled to MAX_IMAGE_WIDTH, as JPEG or PNG, whichever is smaller,
+def _encode_image(path: Path, width: int = MAX_IMAGE_WIDTH) -> tuple[str, tuple[int, int]] | None:
+    """A data URI of the frame downscaled to `width`, as JPEG or PNG, whichever is smaller,
     and the frame's original size (the coordinate space of its elements); None if unreadable."""
     try:
         with Image.open(path) as image:
@@ -77,15 +131,15 @@ def _encode_image(path: Path) -> tuple[str, tuple[int, int]] | None:
             rgb = image.convert("RGB")
     except (OSError, ValueError, Image.DecompressionBombError):
         return None
-    if rgb.width > MAX_IMAGE_WIDTH:
-        rgb = rgb.resize(
-            (MAX_IMAGE_WIDTH, round(rgb.height * MAX_IMAGE_WIDTH / rgb.width)),
-            Image.Resampling.LANCZOS,
-        )
+    if rgb.width > width:
+        height = max(1, round(rgb.height * width / rgb.width))
+        if width < MAX_IMAGE_WIDTH:
+            rgb = rgb.reduce(max(1, rgb.width // (2 * width)))  # fast, before a fine resize
+        rgb = rgb.resize((width, height), Image.Resampling.LANCZOS)
     encodings = []
     for fmt, mime, options in (
         ("JPEG", "image/jpeg", {"quality": JPEG_QUALITY}),
-        ("PNG", "image/png", {"optimize": True}),
+        ("PNG", "image/png", {"optimize": width >= MAX_IMAGE_WIDTH}),
     ):
         buffer = io.BytesIO()
         rgb.save(buffer, fmt, **options)
@@ -151,10 +205,15 @@ def _durations(value: Any) -> dict[str, float]:
 class _Page:
     """Builds the HTML for one run; holds the run folder and encoded frames shared by steps."""
 
-    def __init__(self, run_dir: Path, run: dict[str, Any]) -> None:
+    def __init__(
+        self, run_dir: Path, run: dict[str, Any], hurry: Callable[[], bool] = lambda: False
+    ) -> None:
         self.run_dir = run_dir
         self.run = run
-        self.images: dict[str, tuple[str, tuple[int, int]] | None] = {}
+        self.hurry = hurry
+        self.images: dict[tuple[str, int], tuple[str, tuple[int, int]] | None] = {}
+        self.width = MAX_IMAGE_WIDTH
+        """How wide the frames of the step being drawn are inlined."""
         device = run.get("device") if isinstance(run.get("device"), dict) else {}
         size = device.get("size")
         self.fallback_size = (
@@ -163,9 +222,10 @@ class _Page:
 
     def render(self, steps: list[StepRecord]) -> str:
         task = self.run.get("task") or "(no task recorded)"
-        cards = "".join(self.step(step) for step in steps) or (
+        cards = "".join(self.step(step, self.full(n, step, len(steps))) for n, step in
+                        enumerate(steps)) or (
             '<section class="card empty">No steps were logged for this run.</section>'
-        )
+        )  # fmt: skip
         return (
             '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -257,9 +317,7 @@ class _Page:
         started, ended = _float(self.run.get("started")), _float(self.run.get("ended"))
         if started is not None and ended is not None:
             return _seconds(max(0.0, ended - started))
-        last = max(
-            (step.time for step in steps), default=None
-        )
+        last = max((step.time for step in steps), default=None)
         if started is not None and last is not None:
             return f"{_seconds(max(0.0, last - started))} until the last logged step (no end time)"
         return "unknown (no end time)"
@@ -310,7 +368,14 @@ class _Page:
 
     # -- steps --
 
-    def step(self, record: StepRecord) -> str:
+    @staticmethod
+    def full(number: int, step: StepRecord, count: int) -> bool:
+        """Whether step `number` (from 0) of `count` shows full-size frames."""
+        ends = number < FULL_STEPS or number >= count - FULL_STEPS // 6
+        return ends or step.verdict not in ("success", "unverified", "planned")
+
+    def step(self, record: StepRecord, full: bool = True) -> str:
+        self.width = MAX_IMAGE_WIDTH if full else THUMBNAIL_WIDTH
         step = record.to_json()
         index = step.get("index", "?")
         attempt = step.get("attempt") if isinstance(step.get("attempt"), int) else 1
@@ -345,10 +410,17 @@ class _Page:
         return f"+{at - started:.1f} s" if started is not None and at is not None else ""
 
     def image(self, name: Any) -> tuple[str, tuple[int, int]] | None:
-        key = str(name)
+        key = (str(name), self.width)
         if key not in self.images:
-            self.images[key] = _encode_image(self.run_dir / key)
+            if self.hurry():
+                return None
+            self.images[key] = _encode_image(self.run_dir / key[0], self.width)
         return self.images[key]
+
+    def missing(self, name: Any) -> str:
+        if self.hurry():
+            return f"not inlined (the report was cut short): {name}"
+        return f"frame missing: {name}"
 
     def elements(self, step: dict[str, Any]) -> list[dict[str, Any]]:
         """The parsed elements of the step's frame; none if the file is missing or cut off."""
@@ -364,7 +436,7 @@ class _Page:
         return _overlay_svg(
             image,
             self.fallback_size,
-            f"frame missing: {frame}" if frame else "no frame logged",
+            self.missing(frame) if frame else "no frame logged",
             elements,
             target,
             _point(step.get("point")),
@@ -377,7 +449,7 @@ class _Page:
         image = self.image(after)
         return (
             f"<figure><figcaption>after</figcaption>"
-            f"{_overlay_svg(image, self.fallback_size, f'frame missing: {after}', [], None, None)}"
+            f"{_overlay_svg(image, self.fallback_size, self.missing(after), [], None, None)}"
             "</figure>"
         )
 

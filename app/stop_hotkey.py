@@ -1,9 +1,15 @@
-"""The stop hotkey: pressing it on the user's own keyboard stops a run after its current action.
+"""Stopping a run from outside it: the stop hotkey, and the signals a terminal or a script sends.
 
-It watches the display the user sits at (their $DISPLAY), which with --virtual is not the one
+The hotkey, pressed on the user's own keyboard, stops a run after its current action. It
+watches the display the user sits at (their $DISPLAY), which with --virtual is not the one
 the agent drives. On X11 it is a passive key grab on the root window, polled with a timeout so
 it stops promptly (pynput's XRecord listener only notices a stop request on the next event); on
 other platforms pynput's global hotkeys.
+
+SIGINT, SIGTERM and SIGHUP all stop a command the way Ctrl+C does, also when SIGINT was
+inherited as ignored (a command started in the background by a script). While a command
+finishes (the run log, the report, a recording being saved) a signal does not cut it short:
+it asks it to hurry instead, so what is written is always whole.
 """
 
 from __future__ import annotations
@@ -11,11 +17,63 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
 
 STOP_KEYS_LABEL = "Ctrl+Shift+F12"
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class _Signals:
+    """What the signal handler knows: how many stop signals came, whether one came while a
+    command was finishing, and the runs' stop events to set."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.finishing = 0
+        self.hurried = False
+        self.stops: list[threading.Event] = []
+
+
+_signals = _Signals()
+
+
+def _on_stop_signal(signum: int, frame: object) -> None:
+    _signals.count += 1
+    for stop in _signals.stops:
+        stop.set()  # a run that swallowed the interrupt still stops at its next look
+    if _signals.finishing or _signals.count > 1:
+        _signals.hurried = True  # the first signal is already stopping the command
+    else:
+        raise KeyboardInterrupt
+
+
+def handle_stop_signals() -> None:
+    """The first stop signal interrupts the command like Ctrl+C (unless it is `finishing`);
+    later ones only make it `hurry`, so they never cut short how it ends."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, _on_stop_signal)
+
+
+@contextlib.contextmanager
+def finishing() -> Iterator[None]:
+    """A block that writes what a command leaves behind: a signal within it does not
+    interrupt it, it only asks it to `hurry`."""
+    _signals.finishing += 1
+    try:
+        yield
+    finally:
+        _signals.finishing -= 1
+
+
+def hurry() -> bool:
+    """Whether the person asked to stop while the command was finishing, or asked twice:
+    whatever is being written, write it fast (and whole)."""
+    return _signals.hurried or _signals.count >= 2
 
 
 class _X11Grab(threading.Thread):
@@ -70,8 +128,10 @@ class _PynputHotkey:
 
 @contextlib.contextmanager
 def stop_hotkey(stop: threading.Event, display: str | None = None) -> Iterator[str | None]:
-    """Set `stop` when the hotkey is pressed; yields its label, or None if no keyboard is there."""
+    """Set `stop` when the hotkey is pressed or a stop signal comes; yields the hotkey's label,
+    or None if no keyboard is there."""
     watcher: _X11Grab | _PynputHotkey | None = None
+    _signals.stops.append(stop)  # a stop signal stops the run too
     try:
         if sys.platform.startswith("linux"):
             name = display or os.environ.get("DISPLAY")
@@ -85,5 +145,6 @@ def stop_hotkey(stop: threading.Event, display: str | None = None) -> Iterator[s
     try:
         yield STOP_KEYS_LABEL if watcher is not None else None
     finally:
+        _signals.stops.remove(stop)
         if watcher is not None:
             watcher.close()

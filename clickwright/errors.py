@@ -35,3 +35,7 @@ class StepFailed(ClickwrightError):
 
 class DemoError(ClickwrightError):
     """A demonstration is missing, damaged or hand-edited into something invalid."""
+
+
+class StorageError(ClickwrightError):
+    """A folder clickwright must write to is not a folder, cannot be written, or is full."""

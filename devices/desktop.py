@@ -88,7 +88,21 @@ def load_pyautogui(display: str | None = None) -> ModuleType:
         _rebind_x11(pyautogui, display)
     pyautogui.FAILSAFE = True
     pyautogui.PAUSE = 0.02
+    width, height = pyautogui.size()  # the corners of this display, not the one at import
+    right, bottom = width - 1, height - 1
+    pyautogui.FAILSAFE_POINTS[:] = [(0, 0), (0, bottom), (right, 0), (right, bottom)]
     return pyautogui
+
+
+def off_corner(point: tuple[int, int], size: tuple[int, int]) -> tuple[int, int]:
+    """`point` (input coordinates) on the screen and one pixel clear of its corners: a pointer
+    left in a corner trips pyautogui's fail-safe on the next action, which must mean a person
+    threw it there to stop the run, never that a replayed or a model's point landed there."""
+    width, height = size
+    x, y = min(max(int(point[0]), 0), width - 1), min(max(int(point[1]), 0), height - 1)
+    if x in (0, width - 1) and y in (0, height - 1):
+        x, y = (1 if x == 0 else width - 2), (1 if y == 0 else height - 2)
+    return x, y
 
 
 def _rebind_x11(pyautogui: ModuleType, display: str) -> None:
@@ -124,6 +138,19 @@ class DesktopDevice(Device):
         self.monitor = choose_monitor(self.screens(), screen)
         self._mapping: Mapping | None = None
         self.launched: list[subprocess.Popen[bytes]] = []
+        self._running: set[int] = set()
+        """Launched programs seen running: one of these that dies has crashed."""
+        self._focused = ""
+        self._leave_corner()
+
+    def _leave_corner(self) -> None:
+        """A pointer some earlier program left in a fail-safe corner would stop this run
+        before its first action: move it one pixel in (without the fail-safe check)."""
+        gui = self._gui
+        at = tuple(gui.position())
+        safe = off_corner(at, gui.size())
+        if at != safe:
+            gui.platformModule._moveTo(*safe)
 
     def screens(self) -> list[Monitor]:
         return [
@@ -154,7 +181,7 @@ class DesktopDevice(Device):
         kind = action.type
         if kind in ANDROID_ONLY:
             raise ActionError(f"'{kind}' is an Android action; the desktop has no such input")
-        at = self.mapping.to_input(*point) if point else None
+        at = self._input(point)
         if kind in CLICKS:
             self._require(at, kind)
             button, clicks = CLICKS[kind]
@@ -188,13 +215,19 @@ class DesktopDevice(Device):
         elif kind == "drag":
             self._require(at, kind)
             self._require(end, kind)
-            to = self.mapping.to_input(*end)
+            to = self._input(end)
             gui.moveTo(*at)
             gui.dragTo(*to, duration=0.4, button="left")
         elif kind == "launch":
             self.launch(action.app)
         elif kind not in ("wait", "done", "fail", "ask_user"):
             raise ActionError(f"the desktop device cannot perform '{kind}'")
+
+    def _input(self, point: Point | None) -> tuple[int, int] | None:
+        """A frame point as where the pointer goes, never in a fail-safe corner."""
+        if point is None:
+            return None
+        return off_corner(self.mapping.to_input(*point), self._gui.size())
 
     @contextlib.contextmanager
     def _held(self, keys: tuple[str, ...]) -> Iterator[None]:
@@ -239,6 +272,28 @@ class DesktopDevice(Device):
         m = self.monitor
         box = Box(m.left, m.top, m.width, m.height)
         return read_atspi(box, timeout=0.5, scope="active", display=self.display)
+
+    def vanished(self, window: bool = True) -> str:
+        """Why the program this device works in is gone, or "": a program it launched that
+        crashed (seen running, then ended with an error or a signal) or is stopped; with
+        `window`, also the window that had the keyboard focus closing with none taking over.
+        A program that exits cleanly is not gone by itself (a task may quit it)."""
+        for process in self.launched:
+            code = process.poll()
+            if code is None:
+                if _process_state(process.pid) in ("T", "t"):
+                    return f"{_program(process)} is stopped and does not respond"
+                self._running.add(process.pid)
+            elif process.pid in self._running and code != 0:
+                how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+                return f"{_program(process)} {how}"
+        if not window or not sys.platform.startswith("linux"):
+            return ""
+        title, before = self.window_title(), self._focused
+        self._focused = title
+        if before and not title:
+            return f"the window '{before}' has gone and no window has the keyboard focus"
+        return ""
 
     def launch(self, app: str) -> subprocess.Popen[bytes]:
         """Start a program on this device's display, detached from our terminal."""
@@ -357,7 +412,7 @@ class DesktopDevice(Device):
                 if not parent or parent == self._x.screen().root:
                     break
                 window = parent
-        except (error.XError, AttributeError):
+        except (error.XError, error.ConnectionClosedError, AttributeError):
             pass
         return ""
 
@@ -365,12 +420,32 @@ class DesktopDevice(Device):
         return {**super().describe(), "display": self.display, "screen": self.screen}
 
     def close(self) -> None:
+        """Release the connections; one to a display that has gone away fails to close, and
+        that is no reason to lose the run's report."""
         mss_instance, self._mss = getattr(self, "_mss", None), None
-        if mss_instance is not None:
-            mss_instance.close()
         x_display, self._x = getattr(self, "_x", None), None
-        if x_display is not None:
-            x_display.close()
+        for connection in (mss_instance, x_display):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    connection.close()
+
+
+def _program(process: subprocess.Popen[bytes]) -> str:
+    """A launched program as a person names it: 'mousepad', or the module of `python -m`."""
+    words = [str(w) for w in process.args] if isinstance(process.args, list) else [""]
+    name = os.path.basename(words[0])
+    if name.startswith("python") and len(words) > 2 and words[1] == "-m":
+        name = words[2]
+    return f"the program '{name}'"
+
+
+def _process_state(pid: int) -> str:
+    """The kernel's one-letter state of a process (Linux), "" where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return ""
 
 
 def _key_name(key: Any) -> tuple[str, str | None] | None:

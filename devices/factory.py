@@ -22,6 +22,11 @@ Kind = Literal["desktop", "virtual", "android"]
 DEFAULT_SIZE = (1280, 800)
 
 
+MAX_PIXELS = 7680 * 4320
+"""The largest screen (or screenshot) clickwright reads, 8K: a bigger one takes minutes and
+gigabytes to parse."""
+
+
 def parse_size(size: str) -> tuple[int, int]:
     """'1280x800' as (1280, 800), or a one-line error."""
     try:
@@ -30,7 +35,18 @@ def parse_size(size: str) -> tuple[int, int]:
         raise ClickwrightError(f"bad size {size!r}", "use WIDTHxHEIGHT, e.g. 1280x800") from None
     if not (16 <= width <= 16384 and 16 <= height <= 16384):
         raise ClickwrightError(f"bad size {size!r}", "each side must be 16 to 16384 pixels")
+    check_screen_size(width, height, f"size {size!r}")
     return width, height
+
+
+def check_screen_size(width: int, height: int, what: str) -> None:
+    """A one-line error when a screen or screenshot is bigger than clickwright reads."""
+    if width * height > MAX_PIXELS or max(width, height) > 16384:
+        raise ClickwrightError(
+            f"{what} is {width}×{height} pixels; clickwright reads up to 7680×4320 "
+            f"({MAX_PIXELS / 1e6:.0f} megapixels)",
+            "scale it down first",
+        )
 
 
 @dataclass(frozen=True)

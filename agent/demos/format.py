@@ -8,6 +8,10 @@
 
 The loader checks everything a replay relies on and names the first problem as
 `file:line: field: what is wrong`, so a damaged or hand-edited demo is fixed without guessing.
+A demonstration may come from anyone, so nothing in it is trusted: bytes that are not UTF-8,
+JSON nested too deep, numbers that are not finite, files too big or outside its folder are all
+that one-line error, and a step's words are always what its action does (a `launch` step says
+its exact command whatever words were stored with it).
 Typed text is a parameter placeholder (`{name}`); secret parameters have no stored value at all.
 """
 
@@ -25,10 +29,20 @@ from typing import Annotated, Any, Literal
 
 import cv2
 import numpy as np
+from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from clickwright.agent.demos.signature import Signature
-from clickwright.errors import ActionError, DemoError
+from clickwright.agent.runlog import (
+    LOCK,
+    claim,
+    is_file,
+    owner_alive,
+    writable_folder,
+    write_atomic,
+)
+from clickwright.devices.factory import check_screen_size
+from clickwright.errors import ActionError, ClickwrightError, DemoError, StorageError
 from clickwright.types import Action, action_to_json
 
 SCHEMA_VERSION = 1
@@ -39,8 +53,13 @@ KEY_WORDS = {"ctrl": "Ctrl", "pageup": "PageUp", "pagedown": "PageDown", "capslo
 _FIX_HINT = "fix that line by hand, or record the demonstration again"
 
 
+MAX_STEPS_BYTES = 32 * 1024 * 1024
+"""The most a steps.jsonl may hold (a long recording is a few hundred kilobytes)."""
+MAX_INFO_BYTES = 1024 * 1024
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Parameter(_Model):
@@ -59,7 +78,7 @@ class Parameter(_Model):
 class DemoInfo(_Model):
     schema_version: Literal[1]
     name: str = Field(pattern=NAME_PATTERN)
-    description: str = ""
+    description: str = Field(default="", max_length=2000)
     platform: str = Field(min_length=1)
     """The device kind and system it was recorded on, e.g. "desktop/linux"."""
     screen: tuple[Annotated[int, Field(gt=0)], Annotated[int, Field(gt=0)]]
@@ -99,6 +118,14 @@ class DemoStep(_Model):
             raise ValueError("a drag needs signatures of both ends, or of neither")
         return self
 
+    @model_validator(mode="after")
+    def _truthful(self) -> DemoStep:
+        """The words shown (by `demos show`, the panel, the report, an approval) are the
+        action's own: stored words that say something else ("click 'Subscribe'" on a launch
+        of a shell command) are replaced, never trusted."""
+        object.__setattr__(self, "words", words_for(self.action))
+        return self
+
     def placeholders(self) -> list[str]:
         text = getattr(self.action, "text", None)
         return PLACEHOLDER.findall(text) if isinstance(text, str) else []
@@ -120,13 +147,20 @@ class Demo:
         return self.dir.name
 
     def image(self, relative: str | None) -> np.ndarray | None:
-        """A frame or crop of this demo as RGB pixels (None when the step has none)."""
+        """A frame or crop of this demo as RGB pixels (None when the step has none); one
+        that is not an image, or bigger than a screen, is a DemoError."""
         if relative is None:
             return None
-        pixels = cv2.imread(str(self.dir / relative), cv2.IMREAD_COLOR)
-        if pixels is None:
-            raise DemoError(f"{self.dir / relative}: not a readable PNG", _FIX_HINT)
-        return np.ascontiguousarray(pixels[:, :, ::-1])
+        path = self.dir / relative
+        limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # the lower bound is ours
+        try:
+            with Image.open(path) as image:
+                check_screen_size(*image.size, str(path))
+                return np.ascontiguousarray(image.convert("RGB"))
+        except (OSError, ValueError, ClickwrightError) as exc:
+            raise DemoError(f"{path}: not a readable PNG ({exc})", _FIX_HINT) from None
+        finally:
+            Image.MAX_IMAGE_PIXELS = limit
 
     def parameters(self, given: dict[str, str]) -> dict[str, str]:
         """Every parameter's value: given ones over stored defaults; a DemoError names any
@@ -217,6 +251,10 @@ def _name(signature: Signature | None, target: Any, field: bool = False) -> str:
 
 
 def _quote(text: str) -> str:
+    """Quoted so a person sees exactly what it says: characters that could hide or rewrite
+    what a terminal shows (newlines, carriage returns, escape codes) are spelt out."""
+    if not text.isprintable():
+        return json.dumps(text, ensure_ascii=False)
     return f'"{text}"' if "'" in text else f"'{text}'"
 
 
@@ -250,10 +288,10 @@ def library_dir(override: Path | str | None = None) -> Path:
 def demo_folder(name: str, root: Path) -> Path:
     """The folder of demonstration `name` (or a path to a demo folder), which must exist."""
     path = Path(name)
-    if (path / "demo.json").is_file():
+    if is_file(path / "demo.json"):
         return path
     folder = root / name
-    if not (folder / "demo.json").is_file():
+    if not is_file(folder / "demo.json"):
         known = [p.name for p in list_demos(root)]
         hint = f"known in {root}: {', '.join(known)}" if known else f"{root} holds none yet"
         raise DemoError(f"no demonstration named '{name}'", hint + " (clickwright demos list)")
@@ -261,12 +299,28 @@ def demo_folder(name: str, root: Path) -> Path:
 
 
 def list_demos(root: Path) -> list[Path]:
-    return sorted(p.parent for p in root.glob("*/demo.json")) if root.is_dir() else []
+    """The demonstration folders in `root` (none when it cannot be read, or is no folder)."""
+    try:
+        return sorted(p.parent for p in root.glob("*/demo.json")) if root.is_dir() else []
+    except OSError:
+        return []
 
 
 def remove_demo(name: str, root: Path) -> Path:
+    """Remove demonstration `name` of the library in `root`: a name, never a path, so that
+    nothing outside the library can be deleted."""
+    if not re.match(NAME_PATTERN, name):
+        raise DemoError(
+            f"'{name}' is not the name of a demonstration",
+            "give a name as `clickwright demos list` shows it; only the library's own can go",
+        )
     folder = demo_folder(name, root)
-    shutil.rmtree(folder)
+    if folder.resolve().parent != root.resolve():
+        raise DemoError(f"'{name}' is not in the library {root}", "only the library's own can go")
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        raise StorageError(f"cannot remove {folder}: {exc.strerror or exc}") from None
     return folder
 
 
@@ -276,16 +330,10 @@ def remove_demo(name: str, root: Path) -> Path:
 def load_demo(folder: Path) -> Demo:
     """The demonstration in `folder`, fully checked; DemoError names the first problem."""
     info_path, steps_path = folder / "demo.json", folder / "steps.jsonl"
-    for path in (info_path, steps_path):
-        if not path.is_file():
-            raise DemoError(
-                f"{path}: missing", "a demonstration folder holds demo.json and steps.jsonl"
-            )
-    info = _validate(
-        DemoInfo, _read_json(info_path.read_text(encoding="utf-8"), str(info_path)), str(info_path)
-    )
+    info_lines = _read_lines(info_path, MAX_INFO_BYTES)
+    info = _validate(DemoInfo, _read_json(b"\n".join(info_lines), str(info_path)), str(info_path))
     steps = []
-    for number, line in enumerate(steps_path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(_read_lines(steps_path, MAX_STEPS_BYTES), 1):
         if not line.strip():
             continue
         where = f"{steps_path}:{number}"
@@ -297,18 +345,53 @@ def load_demo(folder: Path) -> Demo:
     return Demo(folder, info, tuple(steps))
 
 
-def _read_json(text: str, where: str) -> Any:
+def _read_lines(path: Path, limit: int) -> list[bytes]:
+    """The file's lines as bytes, or a DemoError: missing, unreadable, or too big."""
     try:
-        return json.loads(text)
+        size = path.stat().st_size
+        if size > limit:
+            raise DemoError(f"{path}: {size:,} bytes, more than a demonstration holds", _FIX_HINT)
+        return path.read_bytes().splitlines()
+    except FileNotFoundError:
+        raise DemoError(
+            f"{path}: missing", "a demonstration folder holds demo.json and steps.jsonl"
+        ) from None
+    except OSError as exc:
+        raise DemoError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def _read_json(data: bytes, where: str) -> Any:
+    """One JSON document from a file: UTF-8 text, nested as deep as a demonstration is, with
+    numbers that are numbers (no NaN or Infinity, which standard JSON does not have)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DemoError(
+            f"{where}: not UTF-8 text (byte {data[exc.start : exc.start + 1]!r} at column "
+            f"{exc.start + 1})",
+            _FIX_HINT,
+        ) from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise DemoError(
             f"{where}: not valid JSON: {exc.msg} at column {exc.colno}", _FIX_HINT
         ) from None
+    except RecursionError:
+        raise DemoError(f"{where}: JSON nested too deeply", _FIX_HINT) from None
+    except ValueError as exc:  # NaN or Infinity
+        raise DemoError(f"{where}: {exc}", _FIX_HINT) from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number standard JSON has")
 
 
 def _validate(model: type[_Model], data: Any, where: str) -> Any:
     try:
         return model.model_validate(data)
+    except RecursionError:
+        raise DemoError(f"{where}: nested too deeply", _FIX_HINT) from None
     except ValidationError as exc:
         error = exc.errors()[0]
         message = error["msg"].removeprefix("Value error, ")
@@ -355,7 +438,7 @@ def _check_step(step: DemoStep, folder: Path, info: DemoInfo, where: str) -> Non
             raise DemoError(
                 f"{where}: {field}: '{relative}' is outside the demonstration", _FIX_HINT
             )
-        if not path.is_file():
+        if not is_file(path):
             raise DemoError(f"{where}: {field}: file '{relative}' is missing", _FIX_HINT)
     for name in step.placeholders():
         if name not in info.parameters:
@@ -370,7 +453,8 @@ def _check_step(step: DemoStep, folder: Path, info: DemoInfo, where: str) -> Non
 
 class DemoWriter:
     """Writes a demonstration into a hidden folder and moves it into place when complete, so
-    an interrupted save never leaves half a demo in the library."""
+    an interrupted save never leaves half a demo in the library (and one a killed process left
+    is cleared by the next save)."""
 
     def __init__(self, root: Path, name: str, replace: bool = False) -> None:
         if not re.match(NAME_PATTERN, name):
@@ -378,33 +462,40 @@ class DemoWriter:
                 f"'{name}' cannot name a demonstration",
                 "use letters, digits, '.', '_' and '-', starting with a letter or digit",
             )
+        writable_folder(root, "demonstrations")
         self.folder = root / name
         if self.folder.exists() and not replace:
             raise DemoError(
                 f"a demonstration named '{name}' exists already",
                 f"choose another name, or remove it first: clickwright demos rm {name}",
             )
+        for left in root.glob(f".*.partial/{LOCK}"):
+            if not owner_alive(left):
+                shutil.rmtree(left.parent, ignore_errors=True)
         self.partial = root / f".{name}.partial"
         shutil.rmtree(self.partial, ignore_errors=True)
-        (self.partial / "frames").mkdir(parents=True)
-        (self.partial / "crops").mkdir()
+        try:
+            (self.partial / "frames").mkdir(parents=True)
+            (self.partial / "crops").mkdir()
+            claim(self.partial)
+        except OSError as exc:
+            raise StorageError(f"cannot write demonstrations in {root}: {exc.strerror}") from None
 
     def image(self, kind: Literal["frames", "crops"], name: str, pixels: np.ndarray) -> str:
         relative = f"{kind}/{name}.png"
-        cv2.imwrite(
-            str(self.partial / relative), pixels[:, :, ::-1], [cv2.IMWRITE_PNG_COMPRESSION, 3]
-        )
+        ok, png = cv2.imencode(".png", pixels[:, :, ::-1], [cv2.IMWRITE_PNG_COMPRESSION, 3])
+        if not ok:
+            raise DemoError(f"cannot encode {relative} as PNG")
+        write_atomic(self.partial / relative, png.tobytes(), "the demonstration")
         return relative
 
     def finish(self, info: DemoInfo, steps: list[DemoStep]) -> Demo:
-        (self.partial / "demo.json").write_text(
-            json.dumps(info.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
-        with open(self.partial / "steps.jsonl", "w", encoding="utf-8") as out:
-            for step in steps:
-                out.write(json.dumps(step.to_json(), ensure_ascii=False) + "\n")
+        text = json.dumps(info.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        write_atomic(self.partial / "demo.json", text, "the demonstration")
+        lines = "".join(json.dumps(step.to_json(), ensure_ascii=False) + "\n" for step in steps)
+        write_atomic(self.partial / "steps.jsonl", lines, "the demonstration")
         load_demo(self.partial)  # what is written must load: a bug here, not in the user's file
+        (self.partial / LOCK).unlink()
         if self.folder.exists():
             shutil.rmtree(self.folder)
         os.replace(self.partial, self.folder)

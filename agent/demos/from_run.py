@@ -27,7 +27,7 @@ from clickwright.agent.demos.format import (
 )
 from clickwright.agent.demos.recorder import effect_between
 from clickwright.agent.demos.signature import Signature, take_signature
-from clickwright.agent.runlog import REDACTED, read_run, read_steps
+from clickwright.agent.runlog import REDACTED, is_file, read_run, read_steps
 from clickwright.errors import ClickwrightError, DemoError
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Element, Frame, Screen, StepRecord, Target
@@ -39,7 +39,7 @@ SKIPPED_ACTIONS = ("done", "fail", "ask_user")
 def run_folder(run: str, runs_dir: Path) -> Path:
     """A run folder from its path or its id under `runs_dir`."""
     for folder in (Path(run), runs_dir / run):
-        if (folder / "run.json").is_file():
+        if is_file(folder / "run.json"):
             return folder
     raise ClickwrightError(
         f"no run '{run}' (looked for run.json in {run} and {runs_dir / run})",
@@ -57,7 +57,14 @@ def demo_from_run(folder: Path, writer: DemoWriter, description: str = "") -> De
             f"run {folder.name} ended '{run.outcome}': {run.reason}",
             "only a run that finished its task makes a demonstration",
         )
-    records = _kept(read_steps(folder))
+    logged = read_steps(folder)
+    if len(logged) != run.steps:
+        raise DemoError(
+            f"run {folder.name} logged {run.steps} step(s) but {len(logged)} can be read from "
+            "its steps.jsonl",
+            "the run's log is damaged or cut short; save another run",
+        )
+    records = _kept(logged)
     if not records:
         raise DemoError(f"run {folder.name} has no step that acted", "nothing to demonstrate")
     screens = [_screen(folder, record) for record in records]
@@ -134,16 +141,21 @@ def _screen(folder: Path, record: StepRecord) -> Screen:
     """The step's frame with the elements the run parsed on it."""
     frame = _frame(folder / (record.frame or ""))
     elements: list[Element] = []
-    if record.elements and (folder / record.elements).is_file():
-        data = json.loads((folder / record.elements).read_text(encoding="utf-8"))
-        elements = [_element(item) for item in data]
+    path = folder / (record.elements or "")
+    if record.elements and is_file(path):
+        try:
+            elements = [_element(item) for item in json.loads(path.read_bytes())]
+        except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise DemoError(
+                f"{path}: not the elements of a step ({exc!r})", "the run folder is damaged"
+            ) from None
     return Screen(frame, tuple(elements))
 
 
 def _end_screen(folder: Path, record: StepRecord) -> Screen:
     """The screen after the last step, parsed (the run kept its frame, not its elements)."""
     after = record.after_frame
-    if after and (folder / after).is_file():
+    if after and is_file(folder / after):
         frame = _frame(folder / after)
         return ScreenParser().parse(frame)
     return _screen(folder, record)

@@ -28,7 +28,7 @@ from clickwright.agent.runlog import RunLog
 from clickwright.agent.safety import Consent, Human
 from clickwright.agent.state import RunSettings, RunState, Stopped
 from clickwright.devices.base import Device
-from clickwright.errors import ClickwrightError
+from clickwright.errors import ClickwrightError, StepFailed
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Action, Box, Screen, Target
 
@@ -133,7 +133,7 @@ def replay_demo(
             reason += (
                 f", {len(repaired)} repaired by the agent (step {', '.join(map(str, repaired))})"
             )
-    except NotReplayed as exc:
+    except (NotReplayed, StepFailed) as exc:
         outcome, reason, failed = "failed", str(exc), chosen[done][0]
     except (KeyboardInterrupt, Stopped) as exc:
         outcome, reason = "stopped", str(exc) or "stopped by the user"
@@ -153,9 +153,7 @@ def replay_demo(
 
 
 class _Player:
-    def __init__(
-        self, demo: Demo, state: RunState, values: dict[str, str], timeout: float
-    ) -> None:
+    def __init__(self, demo: Demo, state: RunState, values: dict[str, str], timeout: float) -> None:
         self.demo, self.state, self.values, self.timeout = demo, state, values, timeout
         self.executor = Executor(state)
 

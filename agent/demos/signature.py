@@ -33,7 +33,7 @@ PAD = 6  # px around the element in its picture
 class Neighbour(BaseModel):
     """A text near the target and where it sat relative to the target's centre (pixels)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     text: str = Field(min_length=1)
     dx: float
     dy: float
@@ -42,7 +42,7 @@ class Neighbour(BaseModel):
 class Signature(BaseModel):
     """Everything kept about a target to find it again."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     text: str = ""
     label: str = ""
     kind: ElementKind | None = None
