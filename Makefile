@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # and setuptools' editable build says it uses a path finder: neither says anything about
 # clickwright, so they are left out of what a person reads.
 QUIET_PIP := 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
-PIP := PYTHONWARNINGS=ignore::UserWarning $(PY) -m pip
+PIP = PYTHONWARNINGS=ignore::UserWarning $(PY) -m pip
 VENV := .venv
 PY := $(VENV)/bin/python
 DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1 libfontconfig1 \
