@@ -1,16 +1,22 @@
 """The offline actor: carries out one interpreted step on the live screen.
 
-Each verb grounds its target, acts on the best candidate, lets the critic judge the effect and,
-when nothing happened, tries the next candidate. Multi-action verbs (choose from a combo box,
-menu paths) chain clicks, each expecting the next target to appear.
+A step whose words the grammar could only guess is first read again against the screen it is
+about to act on (`agent/settle.py`): that decides which words name a field, which button means
+"accept", which row "the invoice from March" is. Each verb then grounds its target, acts on the
+best candidate, lets the critic judge the effect and, when nothing happened, tries the next
+candidate. Multi-action verbs (choose from a combo box, menu paths, a slider set to a value,
+words replaced in an editor) chain actions, each checked on the screen after it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal
 
+from clickwright.agent import editing, setting
+from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.executor import (
     CHANGE,
@@ -21,18 +27,33 @@ from clickwright.agent.executor import (
     offline_judge,
     wait_for_text,
 )
-from clickwright.agent.grounding import Candidate, closest_texts, of_kind, rank
-from clickwright.agent.interpreter import Step
+from clickwright.agent.grounding import (
+    Candidate,
+    closest_texts,
+    fields,
+    in_scope,
+    normalize,
+    of_kind,
+    rank,
+    scope_box,
+    shows_words,
+    text_similarity,
+)
+from clickwright.agent.lexicon import lexicon
+from clickwright.agent.reading import place
 from clickwright.agent.runlog import looks_secret
+from clickwright.agent.settle import SETTLED, read_value, row_words, settle
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed
+from clickwright.parsers.fusion import TextBox
 from clickwright.types import (
     Action,
     Box,
     Click,
     DoubleClick,
     Drag,
+    Element,
     Hotkey,
     RightClick,
     Screen,
@@ -50,6 +71,8 @@ TOGGLES = ("checkbox", "radio", "toggle")
 EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
 """What OCR reads on a collapsed tree node's button."""
 MAX_REVEALS = 8
+MAX_SCROLLS = 6
+"""Scrolls down a page or list in search of a target before giving up."""
 
 
 def _by_id(candidate: Candidate) -> Target:
@@ -59,12 +82,14 @@ def _by_id(candidate: Candidate) -> Target:
 def click(
     expect: Expectation | Callable[[Candidate], Expectation] = CHANGE,
     make: type[Click | DoubleClick | RightClick] = Click,
+    keys: tuple[str, ...] = (),
 ) -> Callable[[Candidate], Plan]:
-    """The plan for pointing at a candidate's centre, expecting `expect` afterwards."""
+    """The plan for pointing at a candidate's centre (with `keys` held: Ctrl adds a list's
+    second choice to its first), expecting `expect` afterwards."""
 
     def plan(c: Candidate) -> Plan:
         expectation = expect(c) if callable(expect) else expect
-        return make(target=_by_id(c)), c.point, None, expectation
+        return make(target=_by_id(c), keys=keys), c.point, None, expectation
 
     return plan
 
@@ -82,27 +107,119 @@ def state_after(
     return expect
 
 
+def row_toggle(screen: Screen, element: Element) -> Element | None:
+    """The check box or radio button that starts `element`'s row in a check list or radio
+    list (a box before the text; a narrow cell before it, blank or named like the row; a cell
+    in a column of which a cell is checked), or the box right after a label; None when the
+    row has none or `element` is one."""
+    if element.kind in TOGGLES:
+        return None
+    middle = element.box.center[1]
+    before = [
+        e
+        for e in screen.elements
+        if e.box.right <= element.box.x + 4
+        and e.box.y <= middle <= e.box.bottom
+        and e.id != element.id
+    ]
+    for cell in sorted(before, key=lambda e: -e.box.x):
+        if cell.kind in TOGGLES:
+            return cell
+        if cell.kind != "list_item":
+            continue
+        column = [e for e in screen.elements if abs(e.box.x - cell.box.x) <= 4
+                  and abs(e.box.w - cell.box.w) <= 4]  # fmt: skip
+        narrow = cell.box.w <= 2.5 * cell.box.h and cell.text in ("", element.text)
+        if narrow or any("checked" in e.state for e in column):
+            return cell
+    after = [
+        e
+        for e in screen.elements
+        if e.kind in TOGGLES
+        and e.box.y <= middle <= e.box.bottom
+        and 0 <= e.box.x - element.box.right <= 4 * element.box.h
+    ]  # a label with its box after it ("Show line numbers [x]")
+    return min(after, key=lambda e: e.box.x) if after else None
+
+
+def tab_row(screen: Screen) -> list[Element]:
+    """The tabs on the screen, left to right: those the parser saw as tabs, and the short
+    labels on the same row beside them (a toolkit's tabs the parser took for buttons)."""
+    tabs = [e for e in screen.elements if e.kind == "tab"]
+    if not tabs:
+        return []
+    first = tabs[0].box
+    row = [
+        e
+        for e in screen.elements
+        if e.kind in ("tab", "button", "input", "text", "link")
+        and e.text.strip()
+        and len(e.text.split()) <= 3
+        and abs(e.box.center[1] - first.center[1]) < first.h / 2
+        and 0.6 * first.h <= e.box.h <= 1.6 * first.h
+    ]
+    return sorted(row, key=lambda e: e.box.x)
+
+
+def _in_settings(screen: Screen) -> bool:
+    """Whether a settings window shows: a title that says so and an OK or Apply button."""
+    lex = lexicon()
+    titled = any(
+        text_similarity(word, e.text) >= 85
+        for e in screen.elements
+        for word in lex.settings_entries
+    )
+    confirm = any(
+        e.kind == "button" and normalize(e.text) in ("ok", "apply") for e in screen.elements
+    )
+    return titled and confirm
+
+
+def _labels(screen: Screen, element: Element) -> bool:
+    """Whether a label names `element` (a web page's drop-down is drawn as a button)."""
+    return any(f.element.id == element.id for f in fields(screen))
+
+
 class OfflineActor:
     """`judge` is the critic: the offline one by default, or a model critic from the team."""
 
     def __init__(self, state: RunState, judge: Judge = offline_judge) -> None:
         self.state = state
         self.executor = Executor(state, judge)
+        self.reading = ""
+        """How the screen settled the current step's words, said in the steps it records."""
 
     @property
     def screen(self) -> Screen:
         return self.state.screen or self.state.observe()
 
     def carry_out(self, step: Step) -> None:
+        """Settle the step's words on the screen when they need it, then do what they say."""
+        if not (step.soft or step.source or step.verb in SETTLED):
+            self.reading = ""
+            self.do(step)
+            return
+        if step.scope:
+            self._enter_scope(step)
+        if step.verb == "change" and step.old and shows_words(self.screen, step.old) is None:
+            self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
+        settled = settle(step, self.screen, self.state.memory, self.state.task)
+        for done in settled.steps:
+            self.reading = settled.why
+            self.do(replace(done, scope=done.scope or step.scope))
+
+    def do(self, step: Step) -> None:
         getattr(self, "_" + step.verb)(step)
 
     # ---- verbs ------------------------------------------------------------------------------
 
     def _click(self, step: Step) -> None:
         expect = state_after("checked", ("radio",)) if step.verb == "click" else CHANGE
-        self._on_target(
-            step, step.target or "", step.kind, click(expect, POINTER[step.verb]), nth=step.nth
-        )
+        make = POINTER[step.verb]
+        plan = click(expect, make, step.keys)
+        if step.verb == "click" and not step.keys:
+            plan = self._toggle_of_row(plan, click(state_after("checked"), make))
+        self._on_target(step, step.target or "", step.kind, plan, nth=step.nth)
 
     _double_click = _right_click = _click
 
@@ -110,30 +227,100 @@ class OfflineActor:
         wanted = "checked" if step.verb == "check" else "unchecked"
         kind = step.kind or "checkbox"
         best = self._best(step.target or "", kind)
-        if best is not None and best.element.kind in TOGGLES:
-            if ("checked" in best.element.state) == (wanted == "checked"):
-                self._record_noop(step, f"{best.element.describe()} is already {wanted}")
+        toggle = best.element if best is not None else None
+        if toggle is not None and toggle.kind not in TOGGLES:
+            toggle = row_toggle(self.screen, toggle) or (
+                toggle if "checked" in toggle.state else None
+            )
+        if toggle is not None:
+            if ("checked" in toggle.state) == (wanted == "checked"):
+                self.record_noop(step, f"{toggle.describe()} is already {wanted}")
                 return
-        self._on_target(step, step.target or "", kind, click(state_after(wanted)))
+        plan = self._toggle_of_row(click(state_after(wanted)), click(state_after(wanted)))
+        self._on_target(step, step.target or "", kind, plan)
 
     _uncheck = _check
 
+    def _toggle_of_row(
+        self, plan: Callable[[Candidate], Plan], on_toggle: Callable[[Candidate], Plan]
+    ) -> Callable[[Candidate], Plan]:
+        """A row of a check list or radio list is chosen with the box at its start (clicking
+        its text only selects the row)."""
+
+        def chosen(c: Candidate) -> Plan:
+            toggle = row_toggle(self.screen, c.element)
+            if toggle is None:
+                return plan(c)
+            return on_toggle(Candidate(toggle, c.score, c.why + ", the box of its row"))
+
+        return chosen
+
+    def _set(self, step: Step) -> None:
+        setting.set_value(self, step)
+
+    def _change(self, step: Step) -> None:
+        editing.change_text(self, step)
+
+    def _insert(self, step: Step) -> None:
+        editing.insert(self, step)
+
+    def _lines(self, step: Step) -> None:
+        editing.lines(self, step)
+
+    def _delete(self, step: Step) -> None:
+        editing.delete(self, step)
+
+    def _save(self, step: Step) -> None:
+        editing.save(self, step)
+
+    def _close(self, step: Step) -> None:
+        editing.close(self, step)
+
+    def _compute(self, step: Step) -> None:
+        editing.compute(self, step)
+
+    def _look(self, step: Step) -> None:
+        self.record_noop(step, f"'{step.target}' is there to be looked at, not acted on")
+
+    def _find(self, step: Step) -> None:
+        """Open the places `step.where` names (tabs, sections, the list) until the target
+        shows; what it shows beside it is remembered for the steps after."""
+        target = step.target or ""
+        if not self._candidates(self.screen, target, None):
+            self.reveal(step, target, step.where)
+        screen = self.screen
+        if shows_words(screen, target) is None and not self._candidates(screen, target, None):
+            failure = self._not_found(target, step)
+            self._record_failure(step, screen, str(failure))
+            raise failure
+        value = read_value(screen, target)
+        if value is not None:
+            self.state.memory.values[normalize(target)] = value
+        self.record_noop(step, f"'{target}' is on screen" + (f": {value}" if value else ""))
+
     def _select(self, step: Step) -> None:
-        """Choose an option: open the combo box, then click the option it shows, or type it."""
+        """Choose an option: open the combo box (or the button a web page draws for one),
+        then click the option it shows, or type it."""
         option = step.text or ""
         field = self._best(step.target or "", step.kind or "combo")
         # a list named only by its kind ("from the list") is the list, whatever it looks like
         named_list = field is not None and not step.target and step.kind == "combo"
-        if field is None or (field.element.kind != "combo" and not named_list):
+        drop_down = field is not None and (
+            field.element.kind == "combo"
+            or (field.element.kind == "button" and _labels(self.screen, field.element))
+        )
+        if field is None or (not drop_down and not named_list) or step.keys:
             near = field.element.box if field else None
-            self._on_target(step, option, "list_item", click(), near=near)
+            self._on_target(step, option, "list_item", click(keys=step.keys), near=near)
             return
         closed = self.screen
         box = field.element.box
-        self._on_target(step, step.target or "", "combo", click(Expectation("appears", option)))
+        self._on_target(
+            step, step.target or "", field.element.kind, click(Expectation("appears", option))
+        )
         shows_option = Expectation("text_in", option, box)
         if self._best(option, "list_item", new_since=closed, near=box) is None:
-            self._blind(
+            self.blind(
                 step,
                 Type(text=option, enter=True),
                 None,
@@ -156,7 +343,7 @@ class OfflineActor:
     def _type(self, step: Step) -> None:
         text = step.text or ""
         if step.target is None:
-            self._blind(
+            self.blind(
                 step,
                 Type(text=text, enter=step.enter),
                 None,
@@ -179,7 +366,7 @@ class OfflineActor:
         self._on_target(step, step.target, step.kind or "input", plan, nth=step.nth)
 
     def _press(self, step: Step) -> None:
-        self._blind(
+        self.blind(
             step,
             Hotkey(keys=step.keys),
             None,
@@ -204,7 +391,7 @@ class OfflineActor:
             )
             return
         w, h = self.screen.frame.size
-        self._blind(
+        self.blind(
             step,
             Scroll(direction=direction, amount=step.amount),
             (w // 2, h // 2),
@@ -242,7 +429,7 @@ class OfflineActor:
             Purpose(step.clause, f"waiting until '{wanted}' shows"),
         )
         if done.verdict.status == "retry":
-            raise StepFailed(done.verdict.reason + self._closest(self.screen, wanted))
+            raise StepFailed(done.verdict.reason + self.closest(self.screen, wanted))
 
     # ---- the shared act-and-verify primitive -------------------------------------------------
 
@@ -286,9 +473,10 @@ class OfflineActor:
         state = self.state
         before = self.screen
         started = time.perf_counter()
-        candidates = self._candidates(
-            before, description, kind, nth, new_since=new_since, near=near
-        )
+        candidates = self._scoped(
+            step, before, self._candidates(before, description, kind, nth, new_since=new_since,
+                                           near=near)
+        )  # fmt: skip
         decided = time.perf_counter() - started
         if not candidates:
             if state.settings.dry_run:
@@ -302,8 +490,11 @@ class OfflineActor:
                     status="planned",
                 )
                 return
-            candidates = self._reveal(step, description, kind, nth)
-            before = self.screen
+            if self.reveal(step, description, None, kind, nth):
+                before = self.screen
+                candidates = self._scoped(
+                    step, before, self._candidates(before, description, kind, nth)
+                )
         if not candidates:
             failure = self._not_found(description, step)
             self._record_failure(step, before, str(failure))
@@ -311,9 +502,14 @@ class OfflineActor:
         verdict = Verdict("retry", "no candidate tried")
         for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
             action, point, end, expect = plan(candidate)
+            element = candidate.element
+            if isinstance(action, Type) and description and not element.name:
+                element = replace(element, name=description)  # its label, for secret fields
             thought = f"{description!r} is {candidate.element.describe()} ({candidate.why})"
+            if self.reading:
+                thought = f"{self.reading}; {thought}"
             fields = {"attempt": attempt, "candidates": [c.to_json() for c in candidates[:5]]}
-            aim = Aim(point, end, candidate.element, candidate.why)
+            aim = Aim(point, end, element, candidate.why)
             done = self.executor.act(
                 action, aim, before, expect, Purpose(step.clause, thought, fields), decided
             )
@@ -327,37 +523,168 @@ class OfflineActor:
             f"last result: {verdict.reason}"
         )
 
-    def _reveal(
-        self, step: Step, description: str, kind: str | None, nth: int | None
-    ) -> list[Candidate]:
-        """The target is not on screen: open collapsed tree nodes (a "+" or "▸" beside a row),
-        top first, until it shows, as a person looks through a tree. Children's own nodes
-        come next in reading order, so the search goes down before it goes on."""
+    def _scoped(self, step: Step, screen: Screen, found: list[Candidate]) -> list[Candidate]:
+        """Candidates in the row or card the step's scope names first ("for the user @ana")."""
+        if not step.scope or place(step.scope) is not None or len(found) < 2:
+            return found
+        box = scope_box(screen, row_words(step.scope))
+        return in_scope(found, box) if box is not None else found
+
+    def _enter_scope(self, step: Step) -> None:
+        """Go where the scope says: the program's settings ("in the settings") or a tab ("on
+        the Windows tab") when it is not showing yet."""
+        scope = step.scope or ""
+        where = place(scope)
+        if where == "settings" and not _in_settings(self.screen):
+            self._open_settings(step)
+        if where != "tab":
+            return
+        name = " ".join(w for w in scope.split() if w.lower() not in ("tab", "tabs", "page"))
+        tabs = [t for t in tab_row(self.screen) if text_similarity(name, t.text) >= 85]
+        if tabs and "selected" not in tabs[0].state:
+            self.click_element(step, tabs[0], f"the {name} tab first")
+
+    def _open_settings(self, step: Step) -> None:
+        """Open the program's settings as a person looks for them: each menu that usually holds
+        them, until one shows an entry such as Settings, Preferences or Configure."""
+        lex = lexicon()
+        for name in lex.settings_menus:
+            menu = next((e for e in self.screen.elements if e.kind == "menu"
+                         and text_similarity(name, e.text) >= 90), None)  # fmt: skip
+            if menu is None:
+                continue
+            closed = self.screen
+            self.click_element(step, menu, f"looking for the settings in the {name} menu")
+            entries = [
+                e
+                for e in self.screen.elements
+                if normalize(e.text) not in {normalize(t) for t in closed.texts()}
+                and any(text_similarity(w, e.text) >= 85 for w in lex.settings_entries)
+            ]
+            if entries:
+                self.click_element(step, entries[0], "the settings")
+                return
+            self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "not in this menu")
+
+    def reveal(
+        self,
+        step: Step,
+        description: str,
+        where: str | None = None,
+        kind: str | None = None,
+        nth: int | None = None,
+    ) -> bool:
+        """The target is not on screen: look for it as a person would, bounded in actions:
+        open collapsed tree nodes, then the other tabs, then scroll down; `where` keeps to one
+        of these ("section", "tab", "list"). True once it shows."""
+
+        def shown() -> bool:
+            screen = self.screen
+            if description:
+                return bool(self._candidates(screen, description, kind, nth))
+            return shows_words(screen, description) is not None
+
+        ways = {"section": self._open_nodes, "tab": self._open_tabs, "list": self._scroll_down}
+        order = [ways[where]] if where in ways else list(ways.values())
+        return any(way(step, description, shown) for way in order)
+
+    def _open_nodes(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Collapsed tree nodes (a "+" or "▸" beside a row), top first, until the target shows;
+        children's own nodes come next in reading order, so the search goes down first."""
         opened: list[Box] = []
         for _ in range(MAX_REVEALS):
-            screen = self.screen
             closed = [
                 e
-                for e in screen.elements
+                for e in self.screen.elements
                 if e.text.strip() in EXPANDERS and not any(e.box.iou(b) > 0.5 for b in opened)
             ]
             if not closed:
-                return []
+                return False
             node = closed[0]
             opened.append(node.box)
             thought = f"{description!r} is not on screen: opening the collapsed node at {node.box}"
-            self.executor.act(
-                Click(target=Target(id=node.id)),
-                Aim(node.box.center, None, node, "a collapsed tree node"),
-                screen,
-                CHANGE,
-                Purpose(step.clause, thought),
-            )
-            if found := self._candidates(self.screen, description, kind, nth):
-                return found
-        return []
+            self.click_element(step, node, thought)
+            if shown():
+                return True
+        return False
 
-    def _blind(
+    def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Each tab not yet seen, left to right, until the target shows."""
+        seen: set[str] = set()
+        for _ in range(MAX_REVEALS):
+            tabs = tab_row(self.screen)
+            seen |= {normalize(t.text) for t in tabs if "selected" in t.state}
+            unseen = [t for t in tabs if normalize(t.text) not in seen]
+            if not unseen:
+                return False
+            tab = unseen[0]
+            seen.add(normalize(tab.text))
+            self.click_element(step, tab, f"{description!r} is not on screen: the next tab")
+            if shown():
+                return True
+        return False
+
+    def _scroll_down(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Scroll the page (or the list under the pointer) down until the target shows or the
+        page stops moving."""
+        w, h = self.screen.frame.size
+        under = self.screen.element_at((w // 2, h // 2), scroll=True)
+        if under is not None and under.kind not in ("container", "list_item", "text"):
+            return False  # a wheel over a widget changes its value, it does not scroll
+        for _ in range(MAX_SCROLLS):
+            before = self.screen
+            self.blind(step, Scroll(direction="down", amount=5), (w // 2, h // 2), CHANGE,
+                       f"{description!r} is not on screen: scrolling down")  # fmt: skip
+            if shown():
+                return True
+            if self.screen.frame.same_as(before.frame):
+                return False
+        return False
+
+    def type_into(self, step: Step, element: Element, text: str) -> None:
+        """Type `text` over what the field `element` holds (its label in `name`, so a secret
+        field's text is kept out of the logs). What it holds is selected with End, Shift+Home,
+        which every toolkit's one-line field understands (Ctrl+A is "start of line" in
+        some)."""
+        secret = looks_secret(element.name)
+        expect = CHANGE if secret else Expectation("text_in", text, element.box)
+        thought = f"'{element.name}' is {element.describe()}"
+        if self.reading:
+            thought = f"{self.reading}; {thought}"
+        aim = Aim(element.box.center, None, element, f"labelled '{element.name}'")
+        if not secret:
+            purpose = Purpose(step.clause, thought)
+            self.executor.act(Click(target=Target(id=element.id)), aim, self.screen, CHANGE,
+                              purpose)  # fmt: skip
+            for keys in (("end",), ("shift", "home")):
+                self.blind(step, Hotkey(keys=keys), None, CHANGE, "selecting what it holds")
+            action = Type(text=text)
+            aim = Aim(None, None, element, aim.how)  # no click: it would undo the selection
+        else:
+            action = Type(text=text, target=Target(id=element.id), clear=True)
+        self.executor.act(action, aim, self.screen, expect, Purpose(step.clause, thought))
+
+    def read_lines(self, box: Box) -> list[TextBox]:
+        """The lines of text inside `box` of the current frame, read by OCR one by one (a text
+        area the screen holds as one element)."""
+        pixels = self.screen.frame.pixels[box.y : box.bottom, box.x : box.right]
+        lines = self.state.parser.ocr.read(pixels)
+        return [
+            TextBox(Box(t.box.x + box.x, t.box.y + box.y, t.box.w, t.box.h), t.text, t.score)
+            for t in lines
+        ]
+
+    def click_element(self, step: Step, element: Element, thought: str) -> None:
+        """One click on an element chosen by the actor itself (a tab, a node, a key)."""
+        self.executor.act(
+            Click(target=Target(id=element.id)),
+            Aim(element.box.center, None, element, thought),
+            self.screen,
+            CHANGE,
+            Purpose(step.clause, thought),
+        )
+
+    def blind(
         self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str
     ) -> None:
         """An action with no alternatives to try: no change means 'unverified', not failure."""
@@ -377,7 +704,7 @@ class OfflineActor:
             except ScreenChanged:
                 continue
 
-    def _record_noop(self, step: Step, reason: str) -> None:
+    def record_noop(self, step: Step, reason: str) -> None:
         self.executor.record(
             None, None, self.screen, None, Verdict("success", reason),
             Purpose(step.clause, "nothing to do"),
@@ -390,10 +717,10 @@ class OfflineActor:
     def _not_found(self, description: str, step: Step) -> StepFailed:
         return StepFailed(
             f"could not {step.clause!r}: nothing on screen matches '{description}'"
-            + self._closest(self.screen, description)
+            + self.closest(self.screen, description)
         )
 
     @staticmethod
-    def _closest(screen: Screen, description: str) -> str:
+    def closest(screen: Screen, description: str) -> str:
         near = closest_texts(screen, description)
         return f" (closest: {', '.join(repr(t) for t in near)})" if near else ""

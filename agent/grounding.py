@@ -8,15 +8,19 @@ label: the element's `name` from fusion, or the nearest input right of or below 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.parsers.links import is_link
 from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
 MIN_SCORE = 62.0
+ECHO_KINDS = frozenset({"text", "link", "list_item", "container"})
+"""What can be the task itself shown on the screen; a control with the task's words (a box
+labelled "Travel insurance" for "…with travel insurance") is what the task names."""
 KIND_FAMILIES: dict[str, frozenset[str]] = {
     "input": frozenset({"input", "combo"}),
     "combo": frozenset({"combo", "input", "list_item"}),
@@ -96,7 +100,7 @@ def rank(
     if kind in ("input", "combo", "container"):
         scored.extend(_inputs_by_label(screen, description, kind, echo_of))
     for element in screen.elements:
-        if echo_of and echoes(element.text, echo_of, description):
+        if echo_of and element.kind in ECHO_KINDS and echoes(element.text, echo_of, description):
             continue
         similarity = text_similarity(description, element.text)
         if element.kind == "icon" or not element.text:  # an icon is known by its name
@@ -194,6 +198,40 @@ def _field_beside(label: Box, fields: list[Element]) -> Element | None:
     return min(below, key=lambda f: f.box.y - label.bottom) if below else None
 
 
+def _text_areas(screen: Screen) -> list[Element]:
+    """Empty boxes the detector called containers that are text areas: wider than tall,
+    holding no real text, with a label right above them."""
+    areas = []
+    for box in (e for e in screen.elements if e.kind == "container"):
+        inside = [e for e in screen.elements if e is not box and box.box.contains(e.box)]
+        noise = all(len(e.text.strip()) <= 2 for e in inside)
+        labelled = any(
+            t.kind in LABEL_KINDS
+            and 0 <= box.box.y - t.box.bottom < max(30, 2 * t.box.h)
+            and abs(t.box.x - box.box.x) < 2 * t.box.h
+            for t in screen.elements
+        )
+        if noise and labelled and box.box.w > 3 * box.box.h and box.box.h < 300:
+            areas.append(replace(box, kind="input"))
+    return areas
+
+
+def _label_beside(field: Box, texts: list[Element]) -> Element | None:
+    """A field's label: the nearest text left of it on its row, else the one just above it."""
+    cy = field.y + field.h / 2
+    left = [t for t in texts if t.box.y <= cy <= t.box.bottom and 0 <= field.x - t.box.right < 400]
+    if left:
+        return min(left, key=lambda t: field.x - t.box.right)
+    above = [
+        t
+        for t in texts
+        if 0 <= field.y - t.box.bottom < max(30, 2 * t.box.h)
+        and t.box.x < field.right
+        and t.box.right > field.x
+    ]
+    return min(above, key=lambda t: field.y - t.box.bottom) if above else None
+
+
 def _distance(a: Box, b: Box) -> float:
     dx = max(0, max(a.x - b.right, b.x - a.right))
     dy = max(0, max(a.y - b.bottom, b.y - a.bottom))
@@ -205,3 +243,135 @@ def closest_texts(screen: Screen, description: str, limit: int = 3) -> list[str]
     texts = {e.text for e in screen.elements if e.text}
     ranked = sorted(texts, key=lambda t: -text_similarity(description, t))
     return ranked[:limit]
+
+
+# ---- what a sentence can name on a screen: fields by their labels, and places ------------------
+
+FIELD_KINDS = ("input", "combo")
+TOGGLE_KINDS = ("checkbox", "radio", "toggle")
+LABEL_KINDS = ("text", "link", "list_item")
+VALUE = re.compile(r"[-+$€£]?\s?[\d.,:/-]+\s?%?")
+"""A text that is a number, an amount, a date or a time: a value, never a label."""
+SELECT_GAP = 40
+"""px: a button this close right of a label is a drop-down showing its choice (a web select)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """A control a sentence can name, and the words that name it (its label, or its own text
+    for a check box or an option)."""
+
+    element: Element
+    label: str
+
+
+def fields(screen: Screen) -> list[Field]:
+    """Every control on the screen with the words that name it: inputs and combo boxes by
+    their accessible name or the label beside them, a button just right of a label (a web
+    select showing its choice, unless its text is an action such as "Pay"), check boxes, radio
+    buttons and toggles by their text."""
+    texts = [e for e in screen.elements if e.kind in LABEL_KINDS and e.text.strip()]
+    editable = [e for e in screen.elements if e.kind in FIELD_KINDS] + _text_areas(screen)
+    selects = [
+        b
+        for b in screen.elements
+        if b.kind == "button"
+        and not lexicon().verb_at("label", words_of(b.text)[:1], 0)  # "Pay" acts, shows nothing
+        and any(
+            0 <= b.box.x - t.box.right <= SELECT_GAP
+            and abs(t.box.center[1] - b.box.center[1]) < b.box.h / 2
+            for t in texts
+        )
+    ]
+    found: list[Field] = [Field(e, e.name) for e in editable if e.name]
+    words = [t for t in texts if not VALUE.fullmatch(t.text.strip())]
+    for field in editable + selects:
+        label = _label_beside(field.box, [t for t in words if not field.box.contains(t.box)])
+        if label is not None:
+            found.append(Field(field, label.text))
+    for toggle in screen.elements:
+        if toggle.kind in TOGGLE_KINDS and (toggle.text or toggle.name):
+            found.append(Field(toggle, toggle.text or toggle.name))
+    unique = {(f.element.id, normalize(f.label)): f for f in reversed(found)}
+    return list(reversed(unique.values()))
+
+
+SHOWN_NUMBER = re.compile(r"\s*(-?\d+(?:[.,]\d+)?)\s*[^\d\s]{0,4}\s?[^\d\s]{0,4}\s*")
+"""A number as a slider shows it, with its unit: "22 °C", "40%", "500 ms"."""
+
+
+def unseen_sliders(screen: Screen) -> list[Field]:
+    """Sliders the parser drew no box for (a web page's range input): a label, an empty gap,
+    and the slider's number at the end of the row ("Room temperature ——●—— 22 °C"). Each is a
+    field whose element (a negative id: it is not on the screen) is the gap."""
+    found = []
+    for label in screen.elements:
+        if label.kind not in LABEL_KINDS or not label.text.strip() or VALUE.fullmatch(label.text):
+            continue
+        row = [e for e in screen.elements if e is not label and e.box.x >= label.box.right
+               and abs(e.box.center[1] - label.box.center[1]) <= label.box.h / 2]  # fmt: skip
+        if not row:
+            continue
+        end = max(row, key=lambda e: e.box.x)
+        between = [e for e in row if e is not end]
+        gap = end.box.x - label.box.right
+        knob = all(max(e.box.w, e.box.h) <= 1.5 * label.box.h for e in between)  # its handle
+        if (
+            end.kind in LABEL_KINDS
+            and SHOWN_NUMBER.fullmatch(end.text)
+            and gap > 2 * label.box.h
+            and knob
+        ):
+            box = Box(label.box.right + 6, label.box.y, gap - 12, label.box.h)
+            element = Element(-1 - len(found), box, "input", end.text, interactive=True)
+            found.append(Field(element, label.text))
+    return found
+
+
+def scope_box(screen: Screen, words: str) -> Box | None:
+    """The row or card that shows `words` ("@ana", "March", "640 KB"): the smallest container
+    holding the element that shows them, else that element's own box (its row is the band
+    across the screen at its height)."""
+    shown = shows_words(screen, words)
+    if shown is None:
+        return None
+    holders = [
+        e.box
+        for e in screen.elements
+        if e.kind in ("container", "list_item")
+        and e.box.contains(shown.box, slack=2)
+        and e.box.area > shown.box.area
+        and e.box.area < 0.5 * screen.frame.size[0] * screen.frame.size[1]
+    ]
+    return min(holders, key=lambda b: b.area) if holders else shown.box
+
+
+def shows_words(screen: Screen, words: str) -> Element | None:
+    """The element whose text holds `words` as whole words (fuzzily), the best and shortest."""
+    wanted = normalize(words).split()
+    if not wanted:
+        return None
+    best: tuple[float, int, Element] | None = None
+    for element in screen.elements:
+        have = normalize(element.text or element.name).split()
+        for start in range(len(have) - len(wanted) + 1):
+            window = have[start : start + len(wanted)]
+            score = min(fuzz.ratio(w, h) for w, h in zip(wanted, window, strict=True))
+            if score >= 85 and (best is None or (score, -len(have)) > best[:2]):
+                best = (score, -len(have), element)
+    return best[2] if best else None
+
+
+def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
+    """Candidates inside the scope's card, or on its row, first; the rest after them by
+    distance."""
+
+    def place(c: Candidate) -> tuple[int, float]:
+        box = c.element.box
+        if scope.contains(box, slack=4):
+            return (0, 0.0)
+        if scope.y - 4 <= box.center[1] <= scope.bottom + 4:
+            return (1, 0.0)
+        return (2, _distance(scope, box))
+
+    return sorted(candidates, key=lambda c: (*place(c), -c.score))

@@ -1,61 +1,36 @@
-"""The offline planner: a rule-based interpreter from an imperative English task to ordered steps.
+"""The offline planner: an imperative English task becomes ordered steps, without a model.
 
-No model is involved, so it understands a fixed set of sentence forms (`SUPPORTED_FORMS`) and
-raises TaskError for anything else, pointing at the model backends. Steps stay in words
-("click the Save button" -> Step("click", target="Save", kind="button")): finding them on the
-screen is the loop's job, not the planner's.
-
-Every rule is matched against a *masked* copy of the text in which the inside of each quoted span
-is blanked out, so separators and keywords inside quotes ("type 'a, b and c' into Notes") are never
-taken for structure; the matched spans are then read back from the original text.
+Each clause is read first by the lexicon (`agent/reading.py`: intents, forms, changes, dates,
+editor edits, arithmetic, places to look through), then by the classic grammar below (click,
+type into, choose from, menu paths, keys, scroll, drag, wait). Steps stay in words ("click the
+Save button" -> Step("click", target="Save", kind="button")); finding them on the screen, and
+settling the spans the grammar could only guess (`Step.soft`), is the actor's job. A clause
+neither can read raises TaskError saying which part was understood, pointing at the model
+backends.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from dataclasses import replace
+from typing import NamedTuple
 
+from clickwright.agent import reading
+from clickwright.agent.clauses import (
+    MASK,
+    QUOTED,
+    Step,
+    Verb,
+    clauses,
+    mask,
+    split_at,
+    unquote,
+)
 from clickwright.errors import ActionError, TaskError
 from clickwright.types import ElementKind, normalize_key
 
-__all__ = ["SUPPORTED_FORMS", "Step", "interpret"]
-
-Verb = Literal[
-    "click",
-    "double_click",
-    "right_click",
-    "check",
-    "uncheck",
-    "select",
-    "open_menu",
-    "type",
-    "press",
-    "scroll",
-    "drag",
-    "wait_for",
-]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One imperative instruction, still in words; the loop grounds it on the screen."""
-
-    verb: Verb
-    clause: str  # the piece of the task it came from, for logs
-    target: str | None = None  # what to act on, as the user named it
-    kind: ElementKind | None = None  # only when the task says it ("the Save button")
-    text: str | None = None  # text to type, or the option to choose for select
-    keys: tuple[str, ...] = ()  # for press, normalised with normalize_key
-    path: tuple[str, ...] = ()  # for open_menu: ("File", "Save As")
-    direction: str | None = None  # for scroll: up/down/left/right
-    amount: int = 3  # scroll clicks
-    destination: str | None = None  # for drag: where to drop
-    enter: bool = False  # "... and press Enter" is a separate press step instead
-    nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
-    every: bool = False  # "both text fields": each element of `kind`
-
+__all__ = ["SUPPORTED_FORMS", "Step", "Verb", "interpret"]
 
 SUPPORTED_FORMS: tuple[str, ...] = (
     "click the Save button",
@@ -65,6 +40,12 @@ SUPPORTED_FORMS: tuple[str, ...] = (
     "choose Canada from the Country dropdown",
     "open File > Save As",
     "type 'hello' into the search box",
+    "Enter the PIN 4821 and confirm",
+    "Fill in City with Oslo and Zip with 0150",
+    "set the brightness to 40",
+    "change draft to final and save",
+    "accept the licence",
+    "For the user @ana, click Follow",
     "press Ctrl+S",
     "scroll down 5 times",
     "drag Report.pdf to Archive",
@@ -81,81 +62,6 @@ _KEY_HINT = (
     "use a single character or a key name such as Enter, Esc, Tab, F5, PageDown, "
     "optionally after modifiers: 'press Ctrl+Shift+T'"
 )
-
-# ---- quotes ---------------------------------------------------------------------------------
-
-# A quote opens after a non-word character and closes before one, so "Don't Save" is no quote.
-_QUOTED = re.compile(r"""(?<!\w)(?:'.*?'|".*?"|“.*?”|‘.*?’|`.*?`)(?!\w)""", re.S)
-_MASK = "\x1a"
-
-
-def _mask(text: str) -> str:
-    """`text` with the inside of each quoted span blanked out; same length, so spans carry over."""
-    return _QUOTED.sub(lambda m: m[0][0] + _MASK * (len(m[0]) - 2) + m[0][-1], text)
-
-
-def _unquote(text: str) -> str | None:
-    """The exact inside of `text` if it is one quoted span, else None."""
-    m = _QUOTED.match(text)
-    return text[1:-1] if m and m.end() == len(text) else None
-
-
-def _split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
-    """Cut `text` at separators found on its masked copy."""
-    pieces, start = [], 0
-    for sep in separators:
-        pieces.append(text[start : sep.start()])
-        start = sep.end()
-    return [*pieces, text[start:]]
-
-
-# ---- splitting a task into clauses ---------------------------------------------------------
-
-_FILLER = (
-    r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that"
-    r"|(?:find|locate)\s+and)\b[\s,]*)*"
-)
-_VERBS = (
-    r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
-    r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn|switch|open|go\s+to|navigate\s+to|type|enter|write|input|fill|set"
-    r"|scroll|drag|wait|focus|expand|collapse|find|use|navigate|look|browse"
-)
-_STARTS_STEP = re.compile(rf"(?:{_VERBS})\b\s+\S", re.I)
-# Punctuation, or blanks before a conjunction; then any fillers ("and then", ". Next, ").
-_SEPARATOR = re.compile(
-    rf"(?:\s*(?P<stop>[;\n]|[.!?…]+(?=\s|$))|\s*,"
-    rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}",
-    re.I,
-)
-_STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
-_LEADING = re.compile(rf"\s*{_FILLER}", re.I)
-_TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
-
-
-def _clauses(task: str) -> list[str]:
-    """Split the task where a separator starts a new step.
-
-    Weak separators ("," and "and") split only before a verb, so "Terms and Conditions" and
-    "Save and Close" stay whole; strong ones (sentence ends, ";", "then") split before any text,
-    so an unreadable step after them is reported instead of swallowed into the previous target.
-    """
-    masked = _mask(task)
-    cuts = [
-        s
-        for s in _SEPARATOR.finditer(masked)
-        if _STARTS_STEP.match(masked, s.end())
-        or ((s["stop"] or _STRONG.search(s[0])) and masked[s.end() :].strip())
-    ]
-    clauses = []
-    for piece in _split_at(task, cuts):
-        masked = _mask(piece)
-        start = _LEADING.match(masked).end()  # type: ignore[union-attr]  # matches "" at worst
-        end = _TRAILING.search(masked, start).start()  # type: ignore[union-attr]
-        if clause := piece[start:end].strip():
-            clauses.append(clause)
-    return clauses
-
-
 # ---- targets, texts, keys and counts ---------------------------------------------------------
 
 _KINDS: tuple[tuple[str, ElementKind], ...] = (
@@ -233,7 +139,7 @@ def _target(words: str, clause: str) -> Named:
     a bare kind ("the text field", "the 3rd input", "both text fields") names no text."""
     words = _WHERE.sub("", words.strip())
     nth, every = None, False
-    if q := _QUANTIFIED.fullmatch(_mask(words)):
+    if q := _QUANTIFIED.fullmatch(mask(words)):
         every = q["all"] is not None
         start = q.start("all") if every else q.start("rest")
         if not every:
@@ -252,17 +158,17 @@ def _target(words: str, clause: str) -> Named:
     bare = _ARTICLE.sub("", words, count=1)
     if (kind := _kind_of(bare)) and kind not in _NAMES_TOO:
         return Named("", kind, nth, every)
-    if labelled := _LABELLED.fullmatch(_mask(bare)):
+    if labelled := _LABELLED.fullmatch(mask(bare)):
         what = bare[: labelled.end("what")]
         found = [
             (m.start(), k) for p, k in _KINDS for m in re.finditer(rf"\b(?:{p})\b", what, re.I)
         ]
         kind = min(found)[1] if found else None  # the first kind named: "the button in the box"
         name = bare[labelled.start("name") :].strip()
-        return Named(_unquote(name) or name, kind, nth, every)
-    name, kind = _unquote(words), None
+        return Named(unquote(name) or name, kind, nth, every)
+    name, kind = unquote(words), None
     if name is None and (named := _NAMED.fullmatch(bare)):
-        inner = _unquote(named["name"])
+        inner = unquote(named["name"])
         name = named["name"] if inner is None else inner
         word = named["lead"] or named["lead2"] or named["kind"]
         kind = next((k for p, k in _KINDS if re.fullmatch(p, word, re.I)), None) if word else None
@@ -273,7 +179,7 @@ def _target(words: str, clause: str) -> Named:
 
 def _text(words: str, clause: str) -> str:
     """Text to type or choose: exact inside quotes, trimmed without them."""
-    inner = _unquote(words.strip())
+    inner = unquote(words.strip())
     text = inner if inner is not None else words.strip()
     if not text:
         raise TaskError(f"cannot understand {clause!r}: the text is empty", _HINT)
@@ -363,7 +269,7 @@ def _pointed(verb: Verb) -> Rule:
     """A rule for verbs that act on one named element."""
 
     def build(m: _Match) -> list[Step]:
-        names = _split_at(m["target"], re.finditer(r"\s*,\s*(?:and\s+)?", _mask(m["target"])))
+        names = split_at(m["target"], re.finditer(r"\s*,\s*(?:and\s+)?", mask(m["target"])))
         if len(names) > 1 and verb in ("click", "check", "uncheck"):  # "select A, B and C"
             last = re.split(r"\s+and\s+", names.pop(), maxsplit=1)
             return [s for n in [*names, *last] for s in _steps(f"{verb} {n.strip()}")]
@@ -393,8 +299,8 @@ def _with_text(verb: Verb) -> Rule:
 
 def _menu(m: _Match) -> list[Step]:
     """'open File > Save As…' names each entry as shown, less the ellipsis menus often add."""
-    path = _split_at(m["path"], re.finditer(r"\s*(?:->|→|»|>)\s*", _mask(m["path"])))
-    parts = [part.strip() if (inner := _unquote(part.strip())) is None else inner for part in path]
+    path = split_at(m["path"], re.finditer(r"\s*(?:->|→|»|>)\s*", mask(m["path"])))
+    parts = [part.strip() if (inner := unquote(part.strip())) is None else inner for part in path]
     parts = [re.sub(r"\s*(?:…|\.\.\.)$", "", part) for part in parts]
     parts[0] = re.sub(r"(?i)\s+menu$", "", parts[0])  # "open the File menu > Export"
     if not all(parts):
@@ -453,7 +359,7 @@ def _use_to(m: _Match) -> list[Step]:
 
 
 _T = r"(?P<target>.+)"
-_Q = rf"['\"“‘`]{_MASK}*['\"”’`]"
+_Q = rf"['\"“‘`]{MASK}*['\"”’`]"
 _TYPE_VERB = r"(?:type|enter|write|input|fill\s+in)"
 _IN = rf"\s+in\s+(?!(?:the\s+)?(?:{_KIND_WORDS})$)"  # "select Log in button" is a click
 _MENU_PATH = r"(?:the\s+)?(?P<path>.*(?:>|→|»).*)"
@@ -488,7 +394,6 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
             _with_text("type"),
         ),
         (rf"(?:type|enter|write|input|fill\s+in)\s+(?P<text>.+?)\s+in\s+{_T}", _with_text("type")),
-        (r"set\s+(?P<target>.+?)\s+to\s+(?P<text>.+)", _with_text("type")),
         (r"(?:type|enter|write|input)\s+(?P<text>.+)", _with_text("type")),
         (r"(?:select|check|tick|click|choose|pick)\s+nothing", lambda m: []),
         (r"(?:navigate|look|browse)\s+(?:through|around|over)\s+.+", lambda m: []),
@@ -532,36 +437,94 @@ _CASE = re.compile(
 )
 
 
-def _steps(clause: str) -> list[Step]:
-    """The steps of one clause from the first rule that accepts it; rule order settles overlaps.
+def _steps(clause: str, after: Step | None = None) -> list[Step]:
+    """The steps of one clause: the lexicon's reading when it has a specific one, else the
+    first classic rule that accepts it (rule order settles overlaps), else the lexicon's loose
+    reading ("Pay the invoice from March"); else TaskError saying what was understood.
 
     "Close the dialog by clicking X" is the step "click X"; "type 'a' in upper case into B"
     types "A".
     """
-    masked = _mask(clause)
+    masked = mask(clause)
     if by := _BY_DOING.fullmatch(masked):
         verb, rest = clause[by.start("how") :].split(None, 1)
-        return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}")
+        return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}", after)
     if case := _CASE.search(masked):
-        steps = _steps(clause[: case.start()] + clause[case.end() :])
+        steps = _steps(clause[: case.start()] + clause[case.end() :], after)
         change = str.upper if case["case"].lower() == "upper" else str.lower
         return [replace(s, text=change(s.text)) if s.text else s for s in steps]
+    core, scope = reading.split_scope(clause)
+    if scope is not None:
+        return [_scoped(step, clause, scope) for step in _steps(core, after)]
+    if (read := reading.parse(clause, after=after)) is not None:
+        return read
+    try:
+        return _classic(clause, after)
+    except TaskError as refused:
+        if str(refused.args[0]).startswith(f"cannot understand {clause!r}:"):
+            raise  # a rule took the clause and found it wrong ("type '' into Name")
+        if (read := reading.parse(clause, loose=True, after=after)) is not None:
+            return read
+        if after is not None and after.verb == "press":  # "press 9, then *, then ="
+            try:
+                if (keys := _classic(f"press {clause}", after))[0].verb == "press":
+                    return keys
+            except TaskError:
+                pass
+        raise TaskError(
+            f"cannot understand {clause!r}: {reading.understood(clause)}", _HINT
+        ) from None
+
+
+def _scoped(step: Step, clause: str, scope: str) -> Step:
+    """A step of the clause's core, acting in `scope`; "find X in the tabs" looks there."""
+    if step.verb == "find" and step.where is None:
+        return replace(step, clause=clause, where=reading.place(scope))
+    return replace(step, clause=clause, scope=step.scope or scope)
+
+
+def _classic(clause: str, after: Step | None) -> list[Step]:
+    """The first classic rule's steps; a lone step whose words are unquoted is `soft` (its
+    spans are settled on the screen), and "it" is what the clause before named."""
+    masked = mask(clause)
     for pattern, rule in _RULES:
         if (m := pattern.fullmatch(masked)) and (steps := rule(_Match(clause, m))) is not None:
+            if len(steps) == 1:
+                steps = [_settled_words(steps[0], after, soft=not QUOTED.search(clause))]
             return steps
-    if re.fullmatch(_VERBS, clause, re.I):
-        raise TaskError(f"cannot understand {clause!r}: it needs something to act on", _HINT)
     raise TaskError(f"cannot understand {clause!r}", _HINT)
 
 
+_SOFT_VERBS = ("type", "click", "check", "uncheck", "select", "double_click", "right_click")
+
+
+def _settled_words(step: Step, after: Step | None, soft: bool) -> Step:
+    if step.target and after is not None and after.target and reading.is_pronoun(step.target):
+        step = replace(step, target=after.target)
+    if step.verb == "type" and step.text and (source := reading.value_source(step.text, after)):
+        step = replace(step, text=None, source=source)
+    return replace(step, soft=soft and step.verb in _SOFT_VERBS)
+
+
 def interpret(task: str) -> list[Step]:
-    """The ordered steps of `task`, or TaskError naming the first clause it cannot read."""
+    """The ordered steps of `task`, or TaskError naming the first clause it cannot read.
+
+    A form sentence ("Sign up Ada …") is submitted at the end of the task, through the button
+    its verb names, unless a later clause presses a button itself."""
     if not task.strip():
         raise TaskError("the task is empty", _HINT)
-    clauses = _clauses(task)
-    if not clauses:
+    pieces = clauses(task)
+    if not pieces:
         raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
-    steps = [step for clause in clauses for step in _steps(clause)]
+    steps: list[Step] = []
+    for clause in pieces:
+        steps += _steps(clause, steps[-1] if steps else None)
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
+    for index, step in enumerate(list(steps)):
+        if step.verb == "form" and not any(s.verb in _SUBMITS for s in steps[index + 1 :]):
+            steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+_SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form")

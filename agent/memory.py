@@ -1,4 +1,5 @@
-"""Task memory: the plan, progress, notes and recent history every role reads.
+"""Task memory: the plan, progress, notes, recent history and values read from the screen that
+every role reads.
 
 Kept small on purpose: models see the last few turns and screenshots, not the whole run, so a
 long task costs the same per step as a short one.
@@ -40,6 +41,12 @@ class Memory:
     feedback: str = ""
     """What went wrong with the last action, told to the actor once."""
     screenshots: deque[tuple[int, np.ndarray]] = field(default_factory=deque)
+    submitted: set[str] = field(default_factory=set)
+    """Form sentences already carried through by a row's own button ("Pay the invoice from
+    March"): their submit step at the end of the task has nothing left to do."""
+    values: dict[str, str] = field(default_factory=dict)
+    """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
+    their name in normalised words."""
 
     def remember_screenshot(self, step: int, pixels: np.ndarray) -> None:
         """Keep the model-sized screenshot the actor saw; only the last few are ever sent."""

@@ -132,7 +132,7 @@ CASES = [
     ("write “Zoë” in Name", [S("type", "Name", text="Zoë")]),
     ("fill in Name with 'Ada'", [S("type", "Name", text="Ada")]),
     ("fill Name with Ada", [S("type", "Name", text="Ada")]),
-    ("set Name to 'Ada'", [S("type", "Name", text="Ada")]),
+    ("set Name to 'Ada'", [S("set", "Name", text="Ada")]),
     ("type hello", [S("type", text="hello")]),
     ("Type hello world.", [S("type", text="hello world")]),
     ("type 'Hello world.'", [S("type", text="Hello world.")]),
@@ -271,7 +271,7 @@ def test_every_advertised_form_is_understood(form):
         ("wait until Loading disappears", "wait until Loading disappears"),
         ("click Save, then fly to the moon", "'fly to the moon'"),
         ("click Save. Bake a cake.", "'Bake a cake'"),
-        ("click Save and then Close", "'Close'"),
+        ("click Save and then Frobnicate", "'Frobnicate'"),
     ],
 )
 def test_rejects_what_it_cannot_read(task, named):
@@ -284,7 +284,7 @@ def test_rejects_what_it_cannot_read(task, named):
 
 def test_the_hint_points_at_the_forms_and_the_model_backends():
     with pytest.raises(TaskError) as raised:
-        interpret("book me a flight to Lisbon")
+        interpret("summon me a flight to Lisbon")
     hint = raised.value.hint
     assert "--backend openai|anthropic|transformers" in hint and "README" in hint
     assert all(form in hint for form in SUPPORTED_FORMS)

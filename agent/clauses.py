@@ -1,0 +1,219 @@
+"""A task cut into clauses, and the Step each clause becomes: the shared ground of the
+interpreter (the grammar read without a screen) and the reader (agent/reading.py, the same words
+read against the screen).
+
+Every rule works on a *masked* copy of the text in which the inside of each quoted span is
+blanked out, so separators and keywords inside quotes ("type 'a, b and c' into Notes") are never
+taken for structure; spans found on the masked copy are read back from the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from clickwright.agent.lexicon import lexicon, phrase_at, words_of
+from clickwright.types import ElementKind
+
+__all__ = ["Step", "Verb", "clauses", "mask", "split_at", "unquote"]
+
+Verb = Literal[
+    "click",
+    "double_click",
+    "right_click",
+    "check",
+    "uncheck",
+    "select",
+    "open_menu",
+    "type",
+    "press",
+    "scroll",
+    "drag",
+    "wait_for",
+    # read against the screen when the step's turn comes (agent/reading.py):
+    "intent",  # the button that means `text` (affirm, decline, …); `target` the topic
+    "form",  # fill the fields named in `target`, then submit through `text` (the form verb)
+    "set",  # the widget `target` to the value `text`
+    "change",  # `old` to `text`, in the field or the text named `target` (or wherever shown)
+    "find",  # open the `kind` places (tabs, sections) until `target` shows
+    "save",  # save (as `text`, in the folder `destination`; with `keys`)
+    "close",  # close the window (`text` "discard": without saving)
+    "compute",  # arithmetic `text` on a calculator on the screen
+    "insert",  # `text` at `where` (end, start, below/above `target`, between `target` and
+    # `destination`)
+    "lines",  # `text`'s lines, one per line
+    "delete",  # the row, line or words `target` names
+    "label",  # the button labelled `text` (a verb: Pay, Follow) for what `target` names
+    "look",  # nothing to do on the screen: the task asks to look at `target`
+]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One instruction, still in words; the actor grounds it on the screen (and, for the verbs
+    read against the screen and for `soft` steps, settles its spans there first)."""
+
+    verb: Verb
+    clause: str  # the piece of the task it came from, for logs
+    target: str | None = None  # what to act on, as the user named it
+    kind: ElementKind | None = None  # only when the task says it ("the Save button")
+    text: str | None = None  # text to type, or the option to choose for select
+    keys: tuple[str, ...] = ()  # for press, normalised with normalize_key
+    path: tuple[str, ...] = ()  # for open_menu: ("File", "Save As")
+    direction: str | None = None  # for scroll: up/down/left/right
+    amount: int = 3  # scroll clicks
+    destination: str | None = None  # for drag: where to drop
+    enter: bool = False  # "... and press Enter" is a separate press step instead
+    nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
+    every: bool = False  # "both text fields": each element of `kind`; "every colour"
+    old: str | None = None  # for change: the value or words to replace
+    where: str | None = None  # insert: end, start, below, above, between; find: places
+    scope: str | None = None  # a text the row, card or section acted in contains
+    source: str | None = None  # the value is read from the screen: what names it
+    soft: bool = field(default=False, compare=False)
+    """Spans cut by grammar alone (unquoted): the actor reads the clause again against the
+    screen before acting (a field label inside a typed value, a list in one target)."""
+
+
+# ---- quotes ---------------------------------------------------------------------------------
+
+# A quote opens after a non-word character and closes before one, so "Don't Save" is no quote.
+QUOTED = re.compile(r"""(?<!\w)(?:'.*?'|".*?"|“.*?”|‘.*?’|`.*?`)(?!\w)""", re.S)
+MASK = "\x1a"
+
+
+def mask(text: str) -> str:
+    """`text` with the inside of each quoted span blanked out; same length, so spans carry over."""
+    return QUOTED.sub(lambda m: m[0][0] + MASK * (len(m[0]) - 2) + m[0][-1], text)
+
+
+def unquote(text: str) -> str | None:
+    """The exact inside of `text` if it is one quoted span, else None."""
+    m = QUOTED.match(text)
+    return text[1:-1] if m and m.end() == len(text) else None
+
+
+def split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
+    """Cut `text` at separators found on its masked copy."""
+    pieces, start = [], 0
+    for sep in separators:
+        pieces.append(text[start : sep.start()])
+        start = sep.end()
+    return [*pieces, text[start:]]
+
+
+# ---- cutting a task into clauses ------------------------------------------------------------
+
+_FILLER = (
+    r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that"
+    r"|(?:find|locate)\s+and)\b[\s,]*)*"
+)
+_CLASSIC_VERBS = (
+    r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
+    r"|check|tick|enable|uncheck|untick|clear|disable|deselect|turn|switch|open|go\s+to"
+    r"|navigate\s+to|type|enter|write|input|fill|set|scroll|drag|wait|focus|expand|collapse"
+    r"|find|use|navigate|look|browse"
+)
+# Verbs that are also common button labels: after "click X and", alone, they stay in the name
+# ("click Save and Close").
+_LABEL_LIKE = frozenset({"close", "save", "cancel", "continue", "next", "back", "open", "ok"})
+
+
+def _verbs_pattern() -> str:
+    words = {v for v in lexicon().clause_verbs() if v[:1].isalpha()}
+    extra = "|".join(
+        re.escape(v).replace(r"\ ", r"\s+")
+        for v in sorted(words, key=len, reverse=True)
+        if v not in {"and", "no", "yes", "ok", "okay", "a", "an"}
+    )
+    return f"{_CLASSIC_VERBS}|{extra}"
+
+
+_VERBS = _verbs_pattern()
+STARTS_STEP = re.compile(rf"(?:{_VERBS})\b", re.I)
+_SEPARATOR = re.compile(
+    rf"(?:\s*(?P<stop>[;\n:]|[.!?…]+(?=\s|$))|\s*,"
+    rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}",
+    re.I,
+)
+_STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
+LEADING = re.compile(rf"\s*{_FILLER}", re.I)
+_TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
+_CODED = re.compile(r"(?<!\S)(?=\S*?(?:\d|[^\w\s!.,;?]))(\S*?\w)(!+)(?=[\s,;]|$)")
+_POINTING = re.compile(r"(?:click|tap|hit|push|press)\b", re.I)
+
+
+def clauses(task: str) -> list[str]:
+    """Split the task where a separator starts a new step.
+
+    Weak separators ("," and "and") split only before a verb, so "Terms and Conditions" stays
+    whole, and a bare label-like verb after a click stays in its name ("click Save and Close");
+    strong ones (sentence ends, ";", "then") split before any text, so an unreadable step after
+    them is reported instead of swallowed into the previous target. A leading place without a
+    verb ("For the user @ana, click Follow") stays with the clause it scopes.
+    """
+    masked = _masked(task)
+    cuts = []
+    for s in _SEPARATOR.finditer(masked):
+        rest = masked[s.end() :]
+        strong = s["stop"] or _STRONG.search(s[0])
+        if not (STARTS_STEP.match(rest) or (strong and rest.strip()) or _lone_intent(rest)):
+            continue
+        if s["stop"] == ":" and not STARTS_STEP.match(rest):
+            continue  # "Answer the survey: very satisfied, …" lists what follows
+        if not strong and _label_after_click(masked, cuts, s, rest):
+            continue
+        cuts.append(s)
+    pieces = []
+    for piece in split_at(task, cuts):
+        masked_piece = _masked(piece)
+        start = LEADING.match(masked_piece).end()  # type: ignore[union-attr]  # "" at worst
+        end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
+        if clause := piece[start:end].strip():
+            pieces.append(clause)
+    return _with_scopes(pieces)
+
+
+def _masked(text: str) -> str:
+    """`mask(text)`, with the "!" that ends a code-like word ("password s3cret!") kept from
+    reading as the end of a sentence."""
+    return _CODED.sub(lambda m: m[1] + MASK * len(m[2]), mask(text))
+
+
+def _lone_intent(rest: str) -> bool:
+    """ "…and OK": a last bare word that says what to answer."""
+    words = words_of(_TRAILING.sub("", rest))
+    lex = lexicon()
+    return bool(words) and any(
+        phrase_at(words, 0, p) == len(words) for i in lex.intents.values() for p in i.verbs
+    )
+
+
+def _label_after_click(
+    masked: str, cuts: list[re.Match[str]], separator: re.Match[str], rest: str
+) -> bool:
+    """ "click Save and Close": a lone label-like verb ends the name of what is clicked."""
+    word = re.match(r"\w+", rest)
+    lone = word is not None and not rest[word.end() :].strip()
+    if not lone or (word[0].lower() not in _LABEL_LIKE and not _lone_intent(rest)):
+        return False
+    start = cuts[-1].end() if cuts else 0
+    clause = LEADING.sub("", masked[start : separator.start()], count=1)
+    return bool(_POINTING.match(clause))
+
+
+def _with_scopes(pieces: list[str]) -> list[str]:
+    """Glue a verbless leading place ("For the user @ana") to the clause after it."""
+    openers = lexicon().scope_openers
+    glued: list[str] = []
+    pending = ""
+    for piece in pieces:
+        first = piece.split(None, 1)[0].lower() if piece.split() else ""
+        if first in openers and not STARTS_STEP.search(mask(piece)) and piece != pieces[-1]:
+            pending = f"{pending}{piece}, "
+            continue
+        glued.append(pending + piece)
+        pending = ""
+    return glued

@@ -1,0 +1,345 @@
+"""Text in an editor changed in place, the way a person does it with the mouse and keys: words
+selected where they are shown (a double-click on one word, a click and a shift-click around
+several), typed over; lines written, added, deleted; files saved under a name in a folder
+through the program's own Save dialog; and arithmetic carried out on a calculator's keys.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from clickwright.agent.clauses import Step
+from clickwright.agent.critic import Expectation
+from clickwright.agent.executor import CHANGE
+from clickwright.agent.grounding import FIELD_KINDS, fields, normalize, text_similarity
+from clickwright.agent.lexicon import lexicon
+from clickwright.errors import StepFailed
+from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
+
+if TYPE_CHECKING:
+    from clickwright.agent.actor import OfflineActor
+
+__all__ = ["change_text", "close", "compute", "delete", "insert", "lines", "save"]
+
+MAX_REPLACEMENTS = 10
+TEXT_KINDS = ("text",)
+SAVE_FIELDS = ("name", "file name", "filename", "save as", "selection", "file")
+
+
+# ---- words in the text ---------------------------------------------------------------------------
+
+
+def _occurrence(actor: OfflineActor, words: str, unlike: str = "") -> tuple[Element, Box] | None:
+    """Where the editor shows `words`: the line of text holding them as whole words, the
+    element they start in, and the part of the line they take (estimated from their place
+    among its characters). A text area whose words the screen holds as one text (an
+    accessible text view) is read line by line. A single word OCR misread ("808") is the
+    closest word, unless that is nearer to `unlike` (the text that replaces it)."""
+    wanted = normalize(words)
+    if not wanted:
+        return None
+    pattern = re.compile(rf"(?<![\w@.-]){re.escape(wanted)}(?![\w@-])")
+    screen = actor.screen
+    for line in _lines(screen):
+        line = [e for e in line if normalize(e.text)]
+        text = " ".join(normalize(e.text) for e in line)
+        if m := pattern.search(text):
+            return _located(line, m)
+    if re.fullmatch(r"\w+", wanted):  # OCR misread a letter ("808" for 8080): the closest word
+        close = [
+            (fuzz.ratio(wanted, normalize(e.text)), e)
+            for e in screen.elements
+            if e.kind in TEXT_KINDS and len(normalize(e.text).split()) == 1
+        ]
+        score, word = max(close, key=lambda c: c[0], default=(0.0, None))
+        nearer_new = (
+            word is not None and fuzz.ratio(normalize(unlike), normalize(word.text)) >= score
+        )
+        if word is not None and score >= 80 and not nearer_new:
+            return word, word.box
+    areas = [e for e in screen.elements if e.kind == "input" and pattern.search(normalize(e.text))]
+    for area in areas:
+        for read in actor.read_lines(area.box):
+            text = normalize(read.text)
+            if pattern.search(text):
+                return Element(area.id, read.box, "text", read.text), _part(read.box, text, pattern)
+    return None
+
+
+def _lines(screen: Screen) -> list[list[Element]]:
+    """The screen's text elements grouped into lines (their middles within half a height),
+    each left to right."""
+    texts = sorted((e for e in screen.elements if e.kind in TEXT_KINDS and e.text.strip()),
+                   key=lambda e: (e.box.center[1], e.box.x))  # fmt: skip
+    lines: list[list[Element]] = []
+    for element in texts:
+        if lines and abs(lines[-1][0].box.center[1] - element.box.center[1]) < element.box.h / 2:
+            lines[-1].append(element)
+        else:
+            lines.append([element])
+    return [sorted(line, key=lambda e: e.box.x) for line in lines]
+
+
+def _located(line: list[Element], m: re.Match[str]) -> tuple[Element, Box]:
+    """The element a match in a line's joined text starts in, and the box of the match: the
+    boxes of the elements it covers, cut where it starts or ends inside one."""
+    position, parts = 0, []
+    for element in line:
+        text = normalize(element.text)
+        start, end = max(m.start(), position), min(m.end(), position + len(text))
+        if start < end:
+            box, share = element.box, len(text) or 1
+            x0 = box.x + round(box.w * (start - position) / share)
+            x1 = box.x + round(box.w * (end - position) / share)
+            parts.append((element, Box(x0, box.y, max(2, x1 - x0), box.h)))
+        position += len(text) + 1
+    first = parts[0][1]
+    whole = first
+    for _, box in parts[1:]:
+        whole = whole.union(box)
+    return parts[0][0], whole
+
+
+def _part(box: Box, text: str, pattern: re.Pattern[str]) -> Box:
+    """The part of a line's box that the match of `pattern` in its text takes."""
+    m = pattern.search(text)
+    assert m is not None
+    share = len(text) or 1
+    start = box.x + round(box.w * m.start() / share)
+    end = box.x + round(box.w * m.end() / share)
+    return Box(start, box.y, max(2, end - start), box.h)
+
+
+def _select(actor: OfflineActor, step: Step, part: Box, words: str) -> None:
+    """Select the words shown at `part`: double-click one word; click before and shift-click
+    after several."""
+    y = part.center[1]
+    if re.fullmatch(r"\w+", words):
+        actor.blind(step, DoubleClick(target=Target(point=part.center)), part.center, CHANGE,
+                    f"selecting '{words}'")  # fmt: skip
+        return
+    start, end = (part.x + 1, y), (part.right - 1, y)
+    actor.blind(step, Click(target=Target(point=start)), start, CHANGE, "caret before the words")
+    actor.blind(step, Click(target=Target(point=end), keys=("shift",)), end, CHANGE,
+                f"selecting '{words}'")  # fmt: skip
+
+
+def change_text(actor: OfflineActor, step: Step) -> None:
+    """Replace the words `step.old` (or, with `step.where` a value kind such as "email", the
+    value of that kind the text shows) by `step.text` where the screen shows them; with
+    `step.every`, each place until none is left."""
+    new = step.text or ""
+    done = 0
+    for _ in range(MAX_REPLACEMENTS if step.every else 1):
+        old = step.old or _value_of_kind(actor.screen, step.where or "")
+        found = _occurrence(actor, old, unlike=new) if old else None
+        if found is None:
+            break
+        element, part = found
+        _select(actor, step, part, old)
+        expect = Expectation("text_in", new, Box(element.box.x, element.box.y,
+                                                  element.box.w + 200, element.box.h))  # fmt: skip
+        actor.blind(step, Type(text=new), None, expect, f"typing '{new}' over '{old}'")
+        done += 1
+    if not done:
+        what = step.old or f"a {step.where}"
+        raise StepFailed(
+            f"could not {step.clause!r}: the screen shows no '{what}' to change"
+            + actor.closest(actor.screen, what)
+        )
+
+
+def _value_of_kind(screen: Screen, kind: str) -> str:
+    pattern = lexicon().values.get(kind)
+    if pattern is None:
+        return ""
+    for element in screen.elements:
+        if element.kind in TEXT_KINDS and (m := pattern.search(element.text)):
+            return m[0]
+    return ""
+
+
+# ---- lines ---------------------------------------------------------------------------------------
+
+
+def lines(actor: OfflineActor, step: Step) -> None:
+    actor.blind(step, Type(text=step.text or ""), None, CHANGE, "writing the lines")
+
+
+def insert(actor: OfflineActor, step: Step) -> None:
+    """Text at the end or start of the document, on a new line below or above a line, or
+    between two words."""
+    text = step.text or ""
+    where = step.where or "end"
+    if where in ("end", "start"):
+        key = "end" if where == "end" else "home"
+        actor.blind(step, Hotkey(keys=("ctrl", key)), None, CHANGE, f"going to the {where}")
+        actor.blind(step, Type(text=text), None, CHANGE, f"typing at the {where}")
+        return
+    anchor = _occurrence(actor, step.target or "")
+    if anchor is None:
+        raise StepFailed(f"could not {step.clause!r}: the screen shows no '{step.target}'")
+    element, part = anchor
+    point = (part.right - 1, part.center[1])
+    actor.blind(step, Click(target=Target(point=point)), point, CHANGE, "caret on the line")
+    if where == "below":
+        actor.blind(step, Hotkey(keys=("end",)), None, CHANGE, "end of the line")
+        actor.blind(step, Type(text="\n" + text), None, CHANGE, "a new line below")
+    elif where == "above":
+        actor.blind(step, Hotkey(keys=("home",)), None, CHANGE, "start of the line")
+        actor.blind(step, Type(text=text + "\n"), None, CHANGE, "a new line above")
+    else:  # between
+        after = _occurrence(actor, step.destination or "")
+        same_line = after is not None and abs(after[1].center[1] - part.center[1]) < part.h / 2
+        _select(actor, step, part, step.target or "")
+        actor.blind(step, Hotkey(keys=("right",)), None, CHANGE, f"after '{step.target}'")
+        if same_line:
+            tail = re.search(r"[^\w\s]+$", element.text.strip())
+            mark = tail[0] if tail and element.text.strip().endswith(tail[0]) else ""
+            typed = f"{mark} {text}" if mark else f" {text}"
+        else:
+            actor.blind(step, Hotkey(keys=("end",)), None, CHANGE, "end of the line")
+            typed = "\n" + text
+        actor.blind(step, Type(text=typed), None, CHANGE, f"typing '{text}'")
+
+
+def delete(actor: OfflineActor, step: Step) -> None:
+    """All the text, the line that shows `step.target`, or the words `step.target` with one
+    space beside them. Backspace removes what is selected, as a person types it."""
+    if step.where == "all":
+        actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting all the text")
+        actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
+        return
+    found = _occurrence(actor, step.target or "")
+    if found is None:
+        raise StepFailed(
+            f"could not {step.clause!r}: the screen shows no '{step.target}'"
+            + actor.closest(actor.screen, step.target or "")
+        )
+    _, part = found
+    if step.where == "line":
+        point = part.center
+        actor.blind(step, Click(target=Target(point=point)), point, CHANGE, "caret on the line")
+        for keys, why in (
+            (("home",), "start of the line"),
+            (("shift", "down"), "the line and its line break"),
+            (("backspace",), "deleting them"),
+        ):
+            actor.blind(step, Hotkey(keys=keys), None, CHANGE, why)
+        return
+    last = not any(
+        e.box.x > part.right and abs(e.box.center[1] - part.center[1]) < part.h / 2
+        for e in actor.screen.elements
+        if e.kind in TEXT_KINDS
+    )
+    _select(actor, step, part, step.target or "")
+    actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, f"deleting '{step.target}'")
+    if not last:  # the space after it goes too
+        actor.blind(step, Hotkey(keys=("shift", "right")), None, CHANGE, "the space after it")
+    actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "and the space beside it")
+
+
+# ---- saving and closing --------------------------------------------------------------------------
+
+
+def _name_field(screen: Screen) -> Element | None:
+    for field in fields(screen):
+        if field.element.kind in FIELD_KINDS and any(
+            text_similarity(name, field.label) >= 85 for name in SAVE_FIELDS
+        ):
+            return field.element
+    return None
+
+
+def save(actor: OfflineActor, step: Step) -> None:
+    """Save: with keys, press them; with a name, through the Save dialog (opened with Save As
+    when it is not open yet): the name, in the folder when one is named, then Enter."""
+    if step.keys:
+        actor.blind(step, Hotkey(keys=tuple(k.lower() for k in step.keys)), None, CHANGE,
+                    "saving with " + "+".join(step.keys))  # fmt: skip
+        return
+    if not step.text:
+        actor.carry_out(Step("intent", step.clause, text="save"))
+        return
+    field = _name_field(actor.screen)
+    for keys in (("ctrl", "shift", "s"), ("ctrl", "s")):
+        if field is not None:
+            break
+        actor.blind(step, Hotkey(keys=keys), None, CHANGE, "opening the Save dialog")
+        field = _name_field(actor.screen)
+    if field is None:
+        raise StepFailed(f"could not {step.clause!r}: no Save dialog with a name field opened")
+    path = step.text
+    if step.destination:
+        folder = _folder(actor.screen, step.destination, field)
+        if folder is not None:
+            action = DoubleClick(target=Target(id=folder.id))
+            actor.blind(step, action, folder.box.center, CHANGE, f"opening {step.destination}")
+            field = _name_field(actor.screen) or field
+        else:
+            path = f"~/{step.destination}/{path}"
+    actor.type_into(step, replace(field, name=field.name or "File name"), path)
+    actor.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"saving as {path}")
+    if _name_field(actor.screen) is not None:  # a completion list took the first Enter
+        actor.blind(step, Hotkey(keys=("enter",)), None, CHANGE, "confirming the name")
+
+
+def _folder(screen: Screen, name: str, field: Element) -> Element | None:
+    """The folder `name` in the dialog's list of files (a row, not the name field)."""
+    rows = [
+        e
+        for e in screen.elements
+        if e.kind in ("list_item", "text")
+        and e.id != field.id
+        and text_similarity(name, e.text) >= 95
+    ]
+    return max(rows, key=lambda e: e.box.w) if rows else None
+
+
+def close(actor: OfflineActor, step: Step) -> None:
+    """Close the window (Ctrl+W, else Alt+F4); "without saving" answers its question."""
+    for keys in (("ctrl", "w"), ("alt", "f4")):
+        before = actor.screen
+        actor.blind(step, Hotkey(keys=keys), None, CHANGE, "closing the window")
+        if not actor.screen.frame.same_as(before.frame):
+            break
+    if step.text == "discard":
+        actor.carry_out(Step("intent", step.clause, text="discard"))
+
+
+# ---- a calculator --------------------------------------------------------------------------------
+
+
+def compute(actor: OfflineActor, step: Step) -> None:
+    """Press the calculation on the calculator's own buttons, key by key, as a person does; a
+    calculation that starts with a number clears the calculator first. A key the calculator
+    draws no button for, or the same key again, is typed."""
+    buttons = lexicon().calculator_buttons
+    tokens = (step.text or "").split()
+    keys = (["clear"] if tokens and tokens[0][0].isdigit() else []) + [
+        key for token in tokens for key in ([token] if token in buttons else list(token))
+    ]
+    for index, key in enumerate(keys):
+        button = _button(actor.screen, buttons.get(key, (key,)))
+        if index and keys[index - 1] == key and len(key) == 1:
+            button = None  # a second click on the same button may count as a double-click
+        if button is not None:
+            actor.click_element(step, button, f"the {key} key")
+        elif key == "clear":
+            actor.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "clearing the calculator")
+        elif len(key) == 1:
+            actor.blind(step, Type(text=key), None, CHANGE, f"typing {key}")
+        else:
+            raise StepFailed(f"could not {step.clause!r}: the calculator shows no {key} key")
+
+
+def _button(screen: Screen, labels: tuple[str, ...]) -> Element | None:
+    for label in labels:
+        for element in screen.elements:
+            if element.interactive and element.text.strip() == label:
+                return element
+    return None

@@ -1,0 +1,235 @@
+"""The offline reader's words, loaded from `assets/lexicon.toml`: verbs and their frames,
+intents, value patterns, number words. Data, not code: a synonym is taught by adding it there.
+
+Phrases are matched on words (`words_of`), so "Sign up" matches "sign up" anywhere the words
+line up, whatever the spacing or letter case.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+__all__ = ["Frame", "Intent", "Lexicon", "lexicon", "phrase_at", "words_of"]
+
+_WORD = re.compile(r"[\w@.+'’$€£%/:-]+|[^\w\s]", re.U)
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case words of `text`, punctuation apart, so phrases can be compared word by word."""
+    return [w.strip(".").replace("’", "'") or w for w in _WORD.findall(text.lower())]
+
+
+def phrase_at(words: Sequence[str], start: int, phrase: Sequence[str]) -> int:
+    """How many of `words` from `start` the phrase covers (0: no match)."""
+    if start + len(phrase) > len(words):
+        return 0
+    if any(words[start + offset] != wanted for offset, wanted in enumerate(phrase)):
+        return 0
+    return len(phrase)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """How the words after a verb split into roles: literals (alternatives) and {slots}."""
+
+    action: str
+    text: str
+    parts: tuple[tuple[str, ...] | str, ...]
+    """Per word of the frame: its alternative literal words, or a slot's name."""
+    literals: int
+    order: int
+
+    @classmethod
+    def parse(cls, action: str, text: str, order: int) -> Frame:
+        parts = tuple(
+            t[1:-1] if t.startswith("{") and t.endswith("}") else tuple(t.split("|"))
+            for t in text.split()
+        )
+        literals = sum(isinstance(p, tuple) for p in parts)
+        return cls(action, text, parts, literals, order)
+
+    def match(self, words: Sequence[str]) -> dict[str, tuple[int, int]] | None:
+        """Slot spans (start, end) over `words`, as few words per slot as the literals allow;
+        None when the frame does not fit all the words."""
+        return _match(self.parts, words, 0, {})
+
+
+def _match(
+    parts: Sequence[tuple[str, ...] | str],
+    words: Sequence[str],
+    start: int,
+    slots: dict[str, tuple[int, int]],
+) -> dict[str, tuple[int, int]] | None:
+    if not parts:
+        return slots if start == len(words) else None
+    part, rest = parts[0], parts[1:]
+    if isinstance(part, tuple):
+        for alternative in part:
+            if n := phrase_at(words, start, (alternative,)):
+                if (found := _match(rest, words, start + n, slots)) is not None:
+                    return found
+        return None
+    if not rest:  # the last slot takes the rest
+        return {**slots, part: (start, len(words))} if start < len(words) else None
+    for end in range(start + 1, len(words)):
+        if (found := _match(rest, words, end, {**slots, part: (start, end)})) is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a button means: the verbs that ask for it, the labels that carry it (best first),
+    label words that lean towards it, keys to press when no button does, and whether a
+    negation in a label fits it (-1), is refused (1), or does not matter (0)."""
+
+    name: str
+    verbs: tuple[tuple[str, ...], ...]
+    labels: tuple[str, ...]
+    words: frozenset[str]
+    keys: tuple[str, ...]
+    polarity: int
+
+
+class Lexicon:
+    """The loaded word lists, with the look-ups the reader needs."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.determiners = frozenset(data["determiners"])
+        self.fillers = _phrases(data["fillers"])
+        self.negations = _phrases(data["negations"])
+        self.conjunctions = frozenset(data["conjunctions"])
+        self.pronouns = _phrases(data["pronouns"])
+        self.linkers = frozenset(data["linkers"])
+        self.scope_openers = frozenset(data["scope_openers"])
+        self.relatives = frozenset(data["relatives"])
+        self.relative_fillers = frozenset(data["relative_fillers"])
+        self.shown = _phrases(data["shown"])
+        self.value_of = _phrases(data["value_of"])
+        self.text_parts = tuple(data["text_parts"])
+        self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {
+            action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()
+        }
+        self.frames: dict[str, tuple[Frame, ...]] = {}
+        order = 0
+        for action, spec in data["actions"].items():
+            frames = []
+            for text in spec.get("frames", []):
+                frames.append(Frame.parse(action, text, order))
+                order += 1
+            self.frames[action] = tuple(frames)
+        self.intents = {
+            name: Intent(
+                name,
+                _phrases(spec["verbs"]),
+                tuple(spec["labels"]),
+                frozenset(spec["words"]),
+                tuple(spec.get("keys", [])),
+                int(spec.get("polarity", 0)),
+            )
+            for name, spec in data["intents"].items()
+        }
+        self.submit: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in data["submit"].items()}
+        self.hints: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in data["hints"].items()}
+        self.roles: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in data["roles"].items()}
+        self.values = {k: re.compile(rf"(?:{v})", re.I) for k, v in data["values"].items()}
+        fields = dict(data["fields"])
+        self.months: tuple[str, ...] = tuple(fields.pop("months"))
+        self.month_abbreviations: tuple[str, ...] = tuple(fields.pop("month_abbreviations"))
+        self.day_first = fields.pop("ambiguous_dates") == "day"
+        self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
+        numbers = dict(data["numbers"])
+        self.ordinals: tuple[str, ...] = tuple(numbers.pop("ordinals"))
+        self.numbers: dict[str, int] = numbers
+        places = dict(data["places"])
+        self.settings_entries: tuple[str, ...] = tuple(places.pop("settings_entries"))
+        self.settings_menus: tuple[str, ...] = tuple(places.pop("settings_menus"))
+        self.places: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in places.items()}
+        arithmetic = dict(data["arithmetic"])
+        self.calculator_keys: dict[str, str] = arithmetic.pop("keys")
+        self.calculator_buttons: dict[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in arithmetic.pop("buttons").items()
+        }
+        self.operations: dict[str, tuple[tuple[str, ...], ...]] = {
+            k: _phrases(v) for k, v in arithmetic.items()
+        }
+
+    # ---- look-ups ---------------------------------------------------------------------------
+
+    def clause_verbs(self) -> frozenset[str]:
+        """The verb phrases that start a clause after "and" or a comma: every action's and
+        intent's, less the button-label verbs and looks ("Terms and Conditions", "Cut and
+        Paste" stay names)."""
+        found = {
+            " ".join(p)
+            for action, phrases in self.verbs.items()
+            if action not in ("label", "look", "activate")
+            for p in phrases
+        }
+        found |= {" ".join(p) for i in self.intents.values() for p in i.verbs}
+        return frozenset(found)
+
+    def verb_at(self, action: str, words: Sequence[str], start: int = 0) -> int:
+        """Words covered by the longest verb of `action` at `start` (0: none)."""
+        return max((phrase_at(words, start, p) for p in self.verbs.get(action, ())), default=0)
+
+    def intent_at(self, words: Sequence[str], start: int = 0) -> tuple[Intent, int] | None:
+        """The intent whose verb is the longest at `start`, and how many words it covers."""
+        best: tuple[Intent, int] | None = None
+        for intent in self.intents.values():
+            for phrase in intent.verbs:
+                n = phrase_at(words, start, phrase)
+                if n and (best is None or n > best[1]):
+                    best = (intent, n)
+        return best
+
+    def longest(self, phrases: Sequence[Sequence[str]], words: Sequence[str], start: int) -> int:
+        return max((phrase_at(words, start, p) for p in phrases), default=0)
+
+    def ordinal(self, word: str) -> int | None:
+        """1 for "first" or "1st", 4 for "fourth" or "4th", -1 for "last"; None otherwise."""
+        word = word.lower()
+        if word == "last":
+            return -1
+        if word in self.ordinals:
+            return self.ordinals.index(word) + 1
+        m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", word)
+        return int(m[1]) if m else None
+
+    def value_kind(self, text: str) -> str | None:
+        """The value pattern `text` is wholly (email, url, time, date, money, number, path)."""
+        text = text.strip()
+        return next((k for k, p in self.values.items() if p.fullmatch(text)), None)
+
+    def number(self, word: str) -> float | None:
+        """A number written in digits or as a word ("twelve", "thirty"); None otherwise."""
+        word = word.lower().strip()
+        try:
+            return float(word.replace(",", "")) if word else None
+        except ValueError:
+            pass
+        if word in self.numbers:
+            return float(self.numbers[word])
+        if "-" in word:  # "twenty-one"
+            tens, _, unit = word.partition("-")
+            if tens in self.numbers and unit in self.numbers:
+                return float(self.numbers[tens] + self.numbers[unit])
+        return None
+
+
+def _phrases(items: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Phrases as word tuples, longest first so the longest match is tried first."""
+    return tuple(sorted((tuple(words_of(p)) or (p,) for p in items), key=len, reverse=True))
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    """The shipped lexicon (read once)."""
+    text = resources.files("clickwright.assets").joinpath("lexicon.toml").read_text("utf-8")
+    return Lexicon(tomllib.loads(text))

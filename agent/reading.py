@@ -1,0 +1,499 @@
+"""Reading one clause with the lexicon: its verb picks an action, the verb's frames cut the
+rest into roles (what, value, old, new, name, folder, places, …), and the result is a Step — the
+small intermediate form (action, target, value, scope, constraints) the actor settles against
+the screen.
+
+This module reads without a screen (so a task can be refused before any display opens);
+`agent/settle.py` reads the same words again against the screen when the step's turn comes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from clickwright.agent.clauses import MASK, QUOTED, Step, mask
+from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
+
+__all__ = [
+    "Token",
+    "is_pronoun",
+    "parse",
+    "place",
+    "split_scope",
+    "tokens",
+    "understood",
+    "value_source",
+    "words_text",
+]
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word (or one quoted span, or a punctuation mark) of a clause, with where it is."""
+
+    text: str  # as written; a quoted span's inside
+    word: str  # lower case, for matching; a quoted span never matches a literal
+    start: int
+    end: int
+    quoted: bool = False
+
+
+_TOKEN = re.compile(
+    r"(?:[^\s,;:!?()\"“”`]|(?<=\d)[:,](?=\d))+(?:[!?]+(?=[\s,;]|$))?|[,;:!?()]", re.U
+)
+
+
+def tokens(clause: str) -> list[Token]:
+    """The clause's tokens: quoted spans whole, words, and the punctuation between them."""
+    masked = mask(clause)
+    found: list[Token] = []
+    position = 0
+    for quoted in [*QUOTED.finditer(masked), None]:
+        end = quoted.start() if quoted else len(clause)
+        for m in _TOKEN.finditer(masked, position, end):
+            text = clause[m.start() : m.end()]
+            word = text.lower().replace("’", "'").rstrip(".")
+            found.append(Token(text, word or text, m.start(), m.end()))
+        if quoted:
+            found.append(Token(clause[quoted.start() + 1 : quoted.end() - 1], MASK,
+                               quoted.start(), quoted.end(), quoted=True))  # fmt: skip
+            position = quoted.end()
+    return found
+
+
+def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
+    """The original text of tokens start..end: a lone quoted span's exact inside, else the
+    words as written with the determiners at the front dropped."""
+    toks = list(toks[start:end])
+    if len(toks) == 1 and toks[0].quoted:
+        return toks[0].text
+    determiners = lexicon().determiners
+    while len(toks) > 1 and toks[0].word in determiners:
+        toks.pop(0)
+    if not toks:
+        return ""
+    return clause[toks[0].start : toks[-1].end].strip(" ,;")
+
+
+# ---- the screen-free reading ---------------------------------------------------------------------
+
+# Actions the classic grammar (agent/interpreter.py) also reads; their frames without literal
+# words ("select {value}") are left to it, and its steps come back `soft`.
+CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
+_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "find", "copy", "set",
+             "type", "choose", "form", "delete", "intent", "label", "look")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    action: str
+    frame: Frame | None
+    slots: dict[str, tuple[int, int]]
+    verb_words: int
+
+    def rank(self) -> tuple[int, int, int]:
+        literals = self.frame.literals if self.frame else 0
+        return (-literals, _PRIORITY.index(self.action), -self.verb_words)
+
+
+def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[Step] | None:
+    """The steps of `clause` by the lexicon, or None when it leaves the clause to the classic
+    grammar (or cannot read it). `loose` also takes the bare frames of classic verbs ("Pay the
+    invoice", "check the summary"); `after` is the previous step, for pronouns ("turn it
+    on")."""
+    toks = tokens(clause)
+    start = _skip_fillers(toks)
+    words = [t.word for t in toks]
+    for candidate in sorted(_candidates(words, start), key=_Candidate.rank):
+        literals = candidate.frame.literals if candidate.frame else 0
+        if candidate.action in CLASSIC and not literals and not loose:
+            continue
+        if (steps := _build(clause, toks, start, candidate, after)) is not None:
+            return steps
+    if start < len(words) and start + _lone_verb(words, start) == len(words):
+        verb = clause[toks[start].start :]
+        return [Step("label", clause, text=verb)]  # "…, and book": the button that books
+    return None
+
+
+def _lone_verb(words: Sequence[str], start: int) -> int:
+    lex = lexicon()
+    return max(lex.verb_at("form", words, start), lex.verb_at("label", words, start))
+
+
+def split_scope(clause: str) -> tuple[str, str | None]:
+    """The clause without the place it acts in, and that place: a leading one to the first
+    comma ("For the user @ana, click Follow") or a trailing one that names a kind of place
+    ("… on the Windows tab", "… in the settings")."""
+    lex = lexicon()
+    toks = tokens(clause)
+    if len(toks) > 2 and toks[0].word in lex.scope_openers:
+        comma = next((i for i, t in enumerate(toks) if t.word == ","), None)
+        if comma is not None and 1 < comma < len(toks) - 1:
+            return clause[toks[comma + 1].start :], words_text(clause, toks, 1, comma) or None
+    places = set().union(*(v for k, v in lex.places.items() if k != "list"))
+    for i in range(len(toks) - 2, 1, -1):
+        if toks[i].word in ("in", "on", "inside", "within", "under"):
+            rest = {t.word.removesuffix("'s") for t in toks[i + 1 :]}
+            if rest & places:
+                return clause[: toks[i - 1].end], words_text(clause, toks, i + 1, len(toks))
+            break
+    return clause, None
+
+
+def _skip_fillers(toks: Sequence[Token]) -> int:
+    lex = lexicon()
+    words = [t.word for t in toks]
+    start = 0
+    while start < len(words) and (n := lex.longest(lex.fillers, words, start)):
+        start += n
+    return start
+
+
+def _candidates(words: Sequence[str], start: int) -> list[_Candidate]:
+    lex = lexicon()
+    found = []
+    for action in _PRIORITY:
+        if action == "intent":
+            if hit := lex.intent_at(words, start):
+                found.append(_Candidate("intent", None, {"topic": (start + hit[1], len(words))},
+                                        hit[1]))  # fmt: skip
+            continue
+        n = lex.verb_at(action, words, start)
+        if not n:
+            continue
+        for frame in lex.frames[action]:
+            slots = frame.match(words[start + n :])
+            if slots is not None:
+                shifted = {k: (a + start + n, b + start + n) for k, (a, b) in slots.items()}
+                found.append(_Candidate(action, frame, shifted, n))
+    return found
+
+
+def _build(
+    clause: str, toks: list[Token], start: int, c: _Candidate, after: Step | None
+) -> list[Step] | None:
+    """The step(s) one reading gives, or None when its slots do not hold what it needs: a
+    quoted span is a value whole, never a part of one, and a slot holds more than "the"."""
+    lex = lexicon()
+    for name, (a, b) in c.slots.items():
+        if b - a > 1 and any(t.quoted for t in toks[a:b]):
+            return None
+        if name != "what" and b > a and all(t.word in lex.determiners for t in toks[a:b]):
+            return None  # "check the As checkbox": "the" is no value ("save this" is fine)
+
+    def slot(name: str) -> str:
+        if name not in c.slots:
+            return ""
+        a, b = c.slots[name]
+        return words_text(clause, toks, a, b)
+
+    verb = clause[toks[start].start : toks[start + c.verb_words - 1].end]
+    literal_words = set(c.frame.text.split()) if c.frame else set()
+    every = bool(literal_words & {"every|all|each", "everywhere|throughout"})
+    every = every or any(t.word in ("everywhere", "throughout") for t in toks)
+    match c.action:
+        case "intent":
+            intent = lex.intent_at([t.word for t in toks], start)
+            assert intent is not None
+            topic = slot("topic") or None
+            return [Step("intent", clause, target=topic, text=intent[0].name)]
+        case "form":
+            fields = slot("fields")
+            if not _gives_values(fields):
+                return None  # "Register the customer" gives no field a value
+            return [Step("form", clause, target=fields, text=verb.lower())]
+        case "change":
+            new = re.sub(r"\s+(?:everywhere|throughout)$", "", slot("new"), flags=re.I)
+            if not new:
+                return None
+            what, old = slot("what") or None, slot("old") or None
+            if what and is_pronoun(what) and after is not None and after.target:
+                what = after.target
+            return [Step("change", clause, target=what, old=old, text=new, every=every)]
+        case "set" | "choose":
+            what, value = slot("what"), slot("value")
+            if not value:
+                return None
+            if not what:  # "choose Premium": a click on the option
+                return [Step("click", clause, target=value, soft=True)]
+            return [Step("set", clause, target=_referent(what, after), text=value)]
+        case "type":
+            what, value = slot("what"), slot("value")
+            if not value or "into" in value.lower().split():
+                return None  # "type X into the As field": the classic grammar's
+            source = value_source(value, after)
+            step = Step(
+                "type",
+                clause,
+                target=what or None,
+                text=None if source else value,
+                source=source,
+                kind="input" if what else None,
+                soft=not what,
+            )
+            return [step]  # fmt: skip
+        case "copy":
+            return [Step("type", clause, target=slot("what"), kind="input",
+                         source=slot("value"))]  # fmt: skip
+        case "find":
+            target, places = slot("target"), slot("places")
+            kind = place(places) if places else None
+            if places and kind is None:
+                return None
+            return [Step("find", clause, target=_strip_kind(target), where=kind)]
+        case "save":
+            keys = slot("keys")
+            name, folder = slot("name") or None, _strip_folder(slot("folder")) or None
+            return [Step("save", clause, text=name, destination=folder,
+                         keys=tuple(_key_list(keys)) if keys else ())]  # fmt: skip
+        case "close":
+            without = "without saving" in c.frame.text if c.frame else False
+            return [Step("close", clause, target=slot("what") or None,
+                         text="discard" if without else None)]  # fmt: skip
+        case "compute":
+            expression = arithmetic(clause, toks, start + c.verb_words, verb)
+            return [Step("compute", clause, text=expression)] if expression else None
+        case "insert":
+            text, anchor_words = slot("text"), slot("anchor").lower().split()
+            if not text or value_source(text, after) or anchor_words[:1] in (["into"], ["in"]):
+                return None  # "type the code shown above into …" reads a value
+            frame = c.frame.text if c.frame else ""
+            where = next(
+                (w for w in ("between", "below", "above", "end", "start") if w in frame), None
+            )
+            anchor = slot("anchor") or slot("before") or None
+            return [Step("insert", clause, target=anchor, destination=slot("after") or None,
+                         text=text, where=where)]  # fmt: skip
+        case "lines":
+            items = (
+                [slot("first"), slot("second")]
+                if "first" in c.slots
+                else _items(clause, toks, *c.slots["items"])
+            )
+            if not all(items):
+                return None
+            return [Step("lines", clause, text="\n".join(items))]
+        case "delete":
+            return [Step("delete", clause, target=slot("what"))]
+        case "label":
+            return [Step("label", clause, text=verb, target=slot("what") or None)]
+        case "look":
+            return [Step("look", clause, target=slot("what"))]
+    return None
+
+
+def _gives_values(words: str) -> bool:
+    """Whether a form sentence's rest gives values: a name, a linking word ("with", "as",
+    "for"), a list, or a value of a known kind (a number, an e-mail address, a date)."""
+    lex = lexicon()
+    if any(w[:1].isupper() for w in words.split()):  # a name: "Register Ada Lovelace"
+        return True
+    return any(w in lex.linkers or w == "," or lex.value_kind(w) for w in words_of(words))
+
+
+def is_pronoun(text: str) -> bool:
+    words = text.lower().split()
+    return bool(words) and lexicon().longest(lexicon().pronouns, words, 0) == len(words)
+
+
+def _referent(what: str, after: Step | None) -> str:
+    """ "turn it on": what the previous clause named."""
+    if is_pronoun(what) and after is not None and after.target:
+        return after.target
+    return what
+
+
+def value_source(value: str, after: Step | None) -> str | None:
+    """What names a value to read from the screen ("it" after a find, "the code shown above",
+    "the sum of A and B"), or None for a value given in the words."""
+    lex = lexicon()
+    if is_pronoun(value):
+        return after.target if after is not None and after.target else value
+    said = value.split()
+    while len(said) > 1 and said[0].lower() in lex.determiners:
+        said.pop(0)
+    words = [w.lower() for w in said]
+    shown = [i for i in range(len(words)) if lex.longest(lex.shown, words, i)]
+    if shown and shown[0] > 0:
+        return " ".join(said[: shown[0]])
+    totals = lex.operations["plus"] + lex.operations["average"] + lex.operations["total"]
+    if words and lex.longest(totals + lex.value_of, words, 0):
+        return " ".join(said)
+    if len(words) > 2 and lex.ordinal(words[0]) and words[1] in lex.text_parts:
+        return " ".join(said)  # "the 4th word of the paragraph"
+    return None
+
+
+def place(words: str) -> str | None:
+    """The kind of place "the tabs" or "the sections" names (a key of [places])."""
+    lex = lexicon()
+    said = set(words.lower().replace(",", " ").split())
+    return next((kind for kind, names in lex.places.items() if said & names), None)
+
+
+_KIND_NOUNS = ("option", "setting", "checkbox", "check box", "box", "field", "button", "entry",
+               "switch", "toggle", "tab", "item")  # fmt: skip
+
+
+def _strip_kind(target: str) -> str:
+    """ "the Share crash reports option" -> "Share crash reports"."""
+    words = target.split()
+    while len(words) > 1 and words[-1].lower() in _KIND_NOUNS:
+        words.pop()
+    return " ".join(words)
+
+
+def _strip_folder(folder: str) -> str:
+    words = folder.split()
+    if len(words) > 1 and words[-1].lower() in ("folder", "directory", "dir"):
+        words.pop()
+    return " ".join(words)
+
+
+def _key_list(text: str) -> list[str]:
+    return [k for k in re.split(r"\s*[+-]\s*", text.strip()) if k]
+
+
+def _items(clause: str, toks: Sequence[Token], start: int, end: int) -> list[str]:
+    """ "Milk, Butter and Eggs" -> the items, cut at commas and conjunctions."""
+    conjunctions = lexicon().conjunctions
+    items, first = [], start
+    for i in range(start, end + 1):
+        if i == end or toks[i].word == "," or toks[i].word in conjunctions:
+            if i > first:
+                items.append(words_text(clause, toks, first, i))
+            first = i + 1
+    return items
+
+
+# ---- arithmetic ----------------------------------------------------------------------------------
+
+
+def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str | None:
+    """The calculator keys for an arithmetic clause ("subtract 19 from 100" -> "100 - 19 ="),
+    or None when the words are not arithmetic. A leading operator goes on from the number the
+    calculator shows ("then add 8" -> "+ 8 =")."""
+    lex = lexicon()
+    words = [t.word.rstrip("?") for t in toks[start:] if t.word not in ("?", ",")]
+    verb_words = verb.lower().split()
+    numbers = [lex.number(w) for w in words]
+    values = [n for n in numbers if n is not None]
+    if not values:
+        return None
+    ops = lex.operations
+
+    def said(op: str) -> bool:
+        return any(lex.longest(ops[op], words, i) for i in range(len(words))) or bool(
+            lex.longest(ops[op], verb_words, 0)
+        )
+
+    def keys(parts: Sequence[float | str]) -> str:
+        return " ".join(_number(p) if isinstance(p, float) else p for p in parts)
+
+    lead = verb_words[0] if verb_words else ""
+    refers = any(is_pronoun(" ".join(words[i : i + 2])) for i in range(len(words)))
+    if said("sqrt") and len(values) == 1:
+        return keys([values[0], "sqrt"])
+    if said("average") and len(values) >= 2:
+        return keys([*_joined(values, "+"), "=", "/", float(len(values)), "="])
+    if said("percent") and len(values) == 2:
+        return keys([values[1], "*", values[0] / 100, "="])  # 20 percent is 0.2
+    if lead in ("subtract", "take") and "from" in words:
+        if len(values) == 2:
+            return keys([values[1], "-", values[0], "="])
+        return None
+    operator = _operator(lead, words)
+    if operator and lead in ("add", "subtract", "multiply", "divide", "sum", "take"):
+        if len(values) == 1 or refers:
+            return keys([operator, values[-1], "="])
+        return keys([*_joined(values, operator), "="])
+    return _infix(words, values)
+
+
+def _operator(lead: str, words: Sequence[str]) -> str | None:
+    lex = lexicon()
+    for name in ("plus", "minus", "times", "divided"):
+        if lex.longest(lex.operations[name], [lead], 0):
+            return lex.calculator_keys[name]
+    return None
+
+
+def _joined(values: Sequence[float], operator: str) -> list[float | str]:
+    parts: list[float | str] = []
+    for value in values:
+        parts += [operator, value] if parts else [value]
+    return parts
+
+
+def _infix(words: Sequence[str], values: Sequence[float]) -> str | None:
+    """ "5 minus 12", "twelve plus thirty", "15 x 3": numbers joined by operator words."""
+    lex = lexicon()
+    parts: list[str] = []
+    i = 0
+    while i < len(words):
+        number = lex.number(words[i])
+        if number is not None:
+            if parts and parts[-1] not in lex.calculator_keys.values():
+                return None
+            parts.append(_number(number))
+            i += 1
+            continue
+        for name in ("plus", "minus", "times", "divided"):
+            n = lex.longest(lex.operations[name], words, i)
+            if n and parts:
+                parts.append(lex.calculator_keys[name])
+                i += n
+                break
+        else:
+            if parts:
+                return None
+            i += 1  # words before the numbers ("the", "result of")
+    if len(parts) < 3 or len(parts) % 2 == 0:
+        return None
+    return " ".join([*parts, "="])
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if value != int(value) else str(int(value))
+
+
+# ---- what the reader made of a clause it could not read ------------------------------------------
+
+
+def understood(clause: str) -> str:
+    """Which part of an unreadable clause the lexicon knows and which it does not, in words."""
+    lex: Lexicon = lexicon()
+    toks = tokens(clause)
+    start = _skip_fillers(toks)
+    words = [t.word for t in toks]
+    if start >= len(words):
+        return "it names no action"
+    known = [(a, lex.verb_at(a, words, start)) for a in lex.verbs]
+    action, n = max(known, key=lambda k: k[1])
+    if intent := lex.intent_at(words, start):
+        if intent[1] > n:
+            n = intent[1]
+    if not n:
+        return f"'{toks[start].text}' is not a verb the offline planner knows"
+    verb = clause[toks[start].start : toks[start + n - 1].end]
+    rest = clause[toks[start + n - 1].end :].strip()
+    forms = "; ".join(
+        f"{verb.lower()} {_shown_frame(f)}" for f in lex.frames.get(action, ())[:4] if f.literals
+    )
+    said = (
+        f"understood the verb '{verb}' but not '{rest}'"
+        if rest
+        else (f"understood the verb '{verb}' but not what it acts on")
+    )
+    return said + (f" (it reads: {forms})" if forms else "")
+
+
+def _shown_frame(frame: Frame) -> str:
+    """A frame as a person reads it: "{what} from {old} to|into {new}" -> "X from A to B"."""
+    names = iter("XYZ")
+    return " ".join(
+        part[0] if isinstance(part, tuple) else next(names, "…") for part in frame.parts
+    )

@@ -1,0 +1,429 @@
+"""Widgets set to a value: text fields, spin boxes, sliders and scales, combo boxes (also those
+whose options show only when opened), check boxes, date fields and calendars, time fields.
+
+What kind of widget a label names is read from the screen (its element kind, its accessible
+role where the platform gives one, what it shows); a slider is moved with its keys and its
+value read back after each move, as a person watches the number while dragging.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from clickwright.a11y import A11yNode
+from clickwright.agent.clauses import Step
+from clickwright.agent.critic import Expectation
+from clickwright.agent.executor import CHANGE
+from clickwright.agent.grounding import (
+    FIELD_KINDS,
+    SHOWN_NUMBER,
+    TOGGLE_KINDS,
+    Field,
+    fields,
+    rank,
+    text_similarity,
+    unseen_sliders,
+)
+from clickwright.agent.lexicon import lexicon, words_of
+from clickwright.errors import StepFailed
+from clickwright.types import Box, Click, Element, Hotkey, Screen, Target, Type
+
+if TYPE_CHECKING:
+    from clickwright.agent.actor import OfflineActor
+
+__all__ = ["parse_date", "set_value"]
+
+ON = frozenset({"on", "yes", "true", "checked", "enabled", "enable", "1"})
+OFF = frozenset({"off", "no", "false", "unchecked", "disabled", "disable", "0"})
+SLIDER_ROLES = ("slider", "scroll bar", "dial")
+THIN = 18
+"""px: a field thinner than this is a slider's bar, not a place to type."""
+MAX_MONTHS = 24
+"""Months a calendar is turned through at most."""
+MAX_MOVES = 8
+"""Arrow key presses a slider gets after it was clicked near its value."""
+
+
+def set_value(actor: OfflineActor, step: Step) -> None:
+    """Set the widget `step.target` names to `step.text`."""
+    value = (step.text or "").strip()
+    if not step.target:
+        if parse_date(value) is not None:
+            return pick_date(actor, step, value)
+        raise StepFailed(f"could not {step.clause!r}: it names nothing to set")
+    if parse_date(value) is not None and _calendar(actor.screen) and not _named(actor, step):
+        return pick_date(actor, step, value)
+    field = _field(actor, step)
+    if field is None:
+        if (slider := _unseen_slider(actor.screen, step.target)) is not None:
+            return move_slider(actor, step, slider, value)
+        raise StepFailed(
+            f"could not {step.clause!r}: nothing on screen is labelled '{step.target}'"
+            + actor.closest(actor.screen, step.target)
+        )
+    element = field.element
+    label = field.label
+    if element.kind in ("checkbox", "toggle"):
+        wanted = value.lower()
+        verb = "uncheck" if wanted in OFF else "check"
+        actor.do(Step(verb, step.clause, target=label, kind=element.kind))
+    elif element.kind == "radio":
+        actor.do(Step("click", step.clause, target=label, kind="radio"))
+    elif element.kind in ("combo", "button"):
+        choose(actor, step, element, value)
+    elif _role(actor, element) in SLIDER_ROLES or _thin_with_number(actor.screen, element):
+        move_slider(actor, step, element.box, value)
+    elif _segmented(element):
+        _type_segments(actor, step, element, _formatted(value, element))
+    else:
+        actor.type_into(
+            step, replace(element, name=element.name or label), _formatted(value, element)
+        )
+
+
+def _thin_with_number(screen: Screen, element: Element) -> bool:
+    """A slider the parser took for a field: a bar too thin to type in, its number at the end
+    of its row."""
+    return (
+        element.box.h < THIN
+        and element.text.strip() == ""
+        and (_row_number(screen, element.box) is not None)
+    )
+
+
+def _segmented(element: Element) -> bool:
+    """A date or time field typed part by part ("mm/dd/yyyy", "--:-- --"), as browsers draw."""
+    return bool(re.search(r"(?:dd|mm|yyyy)\W(?:dd|mm|yyyy)|--\s*:\s*--", element.text.lower()))
+
+
+def _type_segments(actor: OfflineActor, step: Step, element: Element, text: str) -> None:
+    """Click the first part of the field, type the digits (and AM/PM): each part moves on to
+    the next by itself; then Tab, which leaves the field and closes any picker it opened."""
+    point = (element.box.x + min(14, element.box.w // 4), element.box.center[1])
+    actor.blind(step, Click(target=Target(point=point)), point, CHANGE, "the field's first part")
+    typed = re.sub(r"[^\dAPap]", "", text)
+    actor.blind(step, Type(text=typed), None, CHANGE, f"typing {text} part by part")
+    actor.blind(step, Hotkey(keys=("tab",)), None, CHANGE, "on to the next field")
+
+
+def _field(actor: OfflineActor, step: Step) -> Field | None:
+    """The control labelled `step.target` (revealing it when it is not on the screen yet)."""
+    wanted = _without_unit(step.target or "")
+    for _ in range(2):
+        known = [f for f in fields(actor.screen) if text_similarity(wanted, f.label) >= 70]
+        if step.kind in (*FIELD_KINDS, *TOGGLE_KINDS):
+            known = [f for f in known if f.element.kind == step.kind] or known
+        if known:
+            return max(known, key=lambda f: text_similarity(wanted, f.label))
+        if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(step, wanted):
+            return None
+    return None
+
+
+def _named(actor: OfflineActor, step: Step) -> bool:
+    wanted = _without_unit(step.target or "")
+    return any(text_similarity(wanted, f.label) >= 70 for f in fields(actor.screen))
+
+
+def _without_unit(text: str) -> str:
+    return re.sub(r"\s*\((?:[^)]*)\)$", "", text).strip()
+
+
+def _role(actor: OfflineActor, element: Element) -> str:
+    """The accessible role of the node drawn where `element` is ("slider", "spin button"), or
+    "" when the platform gives no tree."""
+    nodes = actor.state.accessibility_nodes() or []
+    ox, oy = actor.screen.frame.origin
+
+    def overlap(node: A11yNode) -> tuple[float, bool, int]:
+        box = Box(node.box.x - ox, node.box.y - oy, node.box.w, node.box.h)
+        return (round(box.iou(element.box), 2), node.interactive, node.depth)
+
+    best = max(nodes, key=overlap, default=None)
+    return best.role if best is not None and overlap(best)[0] > 0.8 else ""
+
+
+# ---- combo boxes ---------------------------------------------------------------------------------
+
+
+def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> None:
+    """Open the combo box, then click the option it shows, or type the option when the list
+    shows none (typing picks it in an open list)."""
+    if text_similarity(option, element.text) >= 90:
+        actor.record_noop(step, f"{element.describe()} already shows '{option}'")
+        return
+    closed = actor.screen
+    actor.click_element(step, element, f"opening {element.describe()}")
+    listed = [
+        c
+        for c in rank(actor.screen, option, "list_item", new_since=closed, near=element.box)
+        if c.element.id != element.id and text_similarity(option, c.element.text) >= 85
+    ]
+    if listed:
+        actor.click_element(step, listed[0].element, f"'{option}' in the open list")
+        return
+    shows = Expectation("text_in", option, element.box)
+    actor.blind(step, Type(text=option, enter=True), None, shows,
+                f"'{option}' is not listed in view; typing it picks it")  # fmt: skip
+
+
+# ---- sliders -------------------------------------------------------------------------------------
+
+
+def _row_number(screen: Screen, box: Box) -> Element | None:
+    """The number shown at the end of a slider's row, right of `box` (the last one: OCR may
+    read the handle as a digit too)."""
+    row = [e for e in screen.elements if abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)
+           and e.box.center[0] >= box.right and _number(e.text) is not None]  # fmt: skip
+    return max(row, key=lambda e: e.box.x) if row else None
+
+
+def _unseen_slider(screen: Screen, label: str) -> Box | None:
+    """The track of a slider the parser drew no box for, by its label."""
+    sliders = [f for f in unseen_sliders(screen) if text_similarity(label, f.label) >= 80]
+    return sliders[0].element.box if sliders else None
+
+
+def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
+    """As a person drags a slider while watching its number: click two points of its track
+    and read the value each time, click where the value falls between them, then press the
+    arrow keys for the rest, reading the value back after each press."""
+    wanted = _number(value)
+    if wanted is None:
+        raise StepFailed(f"could not {step.clause!r}: '{value}' is not a number")
+    y = box.center[1]
+    seen: list[tuple[int, float]] = []
+    for share in (0.25, 0.75):
+        x = box.x + round(box.w * share)
+        current = _click_slider(actor, step, (x, y), box)
+        seen.append((x, current))
+        if current == wanted:
+            return
+    (x1, v1), (x2, v2) = seen
+    if v1 != v2:
+        x = round(x1 + (wanted - v1) * (x2 - x1) / (v2 - v1))
+        current = _click_slider(actor, step, (max(box.x, min(box.right - 1, x)), y), box)
+    keys = ["right", "left"]  # what raises the value first; some sliders turn round
+    for _ in range(MAX_MOVES):
+        if abs(wanted - current) < 1e-9:
+            return
+        key = keys[0 if wanted > current else 1]
+        before = current
+        actor.blind(step, Hotkey(keys=(key,)), None, CHANGE, f"pressing {key} on the slider")
+        current = _slider_value(actor.screen, box)
+        if current is None or current == before:
+            break
+        if (current > before) != (key == keys[0]):
+            keys.reverse()
+    raise StepFailed(
+        f"could not {step.clause!r}: the slider stopped at {current}, wanted {wanted:g}"
+    )
+
+
+def _click_slider(actor: OfflineActor, step: Step, point: tuple[int, int], box: Box) -> float:
+    click = Click(target=Target(point=point))
+    actor.blind(step, click, point, CHANGE, "clicking the slider's track")
+    current = _slider_value(actor.screen, box)
+    if current is None:
+        raise StepFailed(f"could not {step.clause!r}: the slider shows no value to read")
+    return current
+
+
+def _slider_value(screen: Screen, box: Box) -> float | None:
+    """The number a slider shows: its own text (the accessible value), a number drawn over
+    it, or the number at the end of its row."""
+    inside = [e for e in screen.elements if e.box.iou(box) > 0.5 and _number(e.text) is not None]
+    if inside:
+        return _number(inside[0].text)
+    over = [
+        e
+        for e in screen.elements
+        if _number(e.text) is not None
+        and box.x <= e.box.center[0] <= box.right
+        and 0 <= box.y - e.box.bottom < 30
+    ]
+    end = over[0] if over else _row_number(screen, box)
+    return _number(end.text) if end is not None else None
+
+
+def _number(text: str) -> float | None:
+    m = SHOWN_NUMBER.fullmatch(text or "")
+    return float(m[1].replace(",", ".")) if m else None
+
+
+# ---- dates and times -----------------------------------------------------------------------------
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A date written as 2025-03-14, 14/02/2025, 05/14/2024, "the 1st of June 2025", "June 1,
+    2025" or "1 June 2025"; None for anything else."""
+    lex = lexicon()
+    text = text.strip()
+    if m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
+        return _date(int(m[1]), int(m[2]), int(m[3]))
+    if m := re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})", text):
+        a, b, year = int(m[1]), int(m[2]), int(m[3])
+        year += 2000 if year < 100 else 0
+        day_first = a > 12 or (b <= 12 and lex.day_first)
+        return _date(year, b, a) if day_first else _date(year, a, b)
+    words = words_of(text)
+    months = [i for i, w in enumerate(words) if _month(w)]
+    numbers = [(i, int(re.sub(r"\D", "", w))) for i, w in enumerate(words)
+               if re.fullmatch(r"\d{1,4}(?:st|nd|rd|th)?", w)]  # fmt: skip
+    ordinals = [(i, lex.ordinals.index(w) + 1) for i, w in enumerate(words) if w in lex.ordinals]
+    if not months:
+        return None
+    month = _month(words[months[0]])
+    years = [n for _, n in numbers if n > 31]
+    days = [n for _, n in numbers if n <= 31] + [n for _, n in ordinals]
+    if not days or month is None:
+        return None
+    year = years[0] if years else dt.date.today().year
+    return _date(year, month, days[0])
+
+
+def _month(word: str) -> int | None:
+    lex = lexicon()
+    word = re.sub(r"[^a-z]", "", word.lower())
+    if word in lex.months:
+        return lex.months.index(word) + 1
+    if word in lex.month_abbreviations:
+        return lex.month_abbreviations.index(word) + 1
+    return None
+
+
+def _date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _formatted(value: str, element: Element) -> str:
+    """`value` written the way the field writes dates (its placeholder "mm/dd/yyyy", a date it
+    shows, else year-month-day) and times (12 hours with AM/PM when it shows "--:-- --")."""
+    date = parse_date(value)
+    shown = element.text.lower()
+    if date is not None:
+        if m := re.search(r"(dd|mm|yyyy)([/.-])(dd|mm|yyyy)\2(dd|mm|yyyy)", shown):
+            parts = {"dd": f"{date.day:02d}", "mm": f"{date.month:02d}", "yyyy": str(date.year)}
+            return m[2].join(parts[m[i]] for i in (1, 3, 4))
+        if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", shown.strip()):
+            return f"{date.month:02d}/{date.day:02d}/{date.year}"
+        if re.fullmatch(r"\d{1,2}\.\d{1,2}\.\d{4}", shown.strip()):
+            return f"{date.day:02d}.{date.month:02d}.{date.year}"
+        return date.isoformat()
+    if time := _time(value):
+        hour, minute = time
+        if re.search(r"--\s*:\s*--\s*--", shown) or re.search(r"\b[ap]m\b", shown):
+            half = "PM" if hour >= 12 else "AM"
+            return f"{(hour - 1) % 12 + 1:02d}{minute:02d}{half}"
+        return f"{hour:02d}:{minute:02d}"
+    return _digits_for_number_field(value, element)
+
+
+def _time(text: str) -> tuple[int, int] | None:
+    m = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", text, re.I)
+    if not m or (m[2] is None and m[3] is None):
+        return None
+    hour, minute = int(m[1]), int(m[2] or 0)
+    if m[3]:
+        hour = hour % 12 + (12 if m[3].lower() == "p" else 0)
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+def _digits_for_number_field(value: str, element: Element) -> str:
+    """ "500 ms", "20 degrees": a field that holds a bare number gets the number alone."""
+    number = re.fullmatch(r"(-?\d+(?:[.,]\d+)?)\s+[A-Za-z°%]+", value.strip())
+    if number and re.fullmatch(r"-?\d+(?:[.,]\d+)?", element.text.strip() or "0"):
+        return number[1]
+    return value
+
+
+# ---- calendars -----------------------------------------------------------------------------------
+
+
+def _calendar(screen: Screen) -> Element | None:
+    """The shown month's name, when the screen holds a calendar (a month name and day numbers
+    1 to 28 at least)."""
+    days = {w for e in screen.elements for w in e.text.split() if w.isdigit()}
+    if len({str(d) for d in range(1, 32)} & days) < 24:
+        return None
+    months = [e for e in screen.elements if e.text.split() and _month(e.text.split()[0])]
+    return months[0] if months else None
+
+
+MONTH_KEYS = ((("ctrl", "right"), ("ctrl", "left")), (("pagedown",), ("pageup",)))
+"""Keys that turn a calendar a month on and back: GTK's, then Qt's and the web's."""
+
+
+def pick_date(actor: OfflineActor, step: Step, value: str) -> None:
+    """On a calendar: click a day of the month it shows (which gives it the keys), turn it to
+    the month with its keys, reading the month after each press, then click the day."""
+    date = parse_date(value)
+    if date is None:
+        raise StepFailed(f"could not {step.clause!r}: '{value}' is not a date")
+    ways = list(MONTH_KEYS)
+    focused = False
+    for _ in range(MAX_MONTHS):
+        distance = _months_away(actor.screen, date)
+        if distance is None:
+            raise StepFailed(f"could not {step.clause!r}: no calendar or date field on screen")
+        if distance == 0 or not ways:
+            break
+        if not focused:
+            focused = True
+            if (day := _day(actor.screen, dt.date(2000, 1, 15))) is not None:
+                actor.click_element(step, day, "the calendar, to turn its months")
+        forward, back = ways[0]
+        keys = forward if distance > 0 else back
+        actor.blind(step, Hotkey(keys=keys), None, CHANGE, "turning the calendar a month")
+        if _months_away(actor.screen, date) == distance:
+            ways.pop(0)  # these keys do not turn this calendar
+    day = _day(actor.screen, date)
+    if day is None or _months_away(actor.screen, date) != 0:
+        raise StepFailed(f"could not {step.clause!r}: the calendar does not show {date:%B %Y}")
+    actor.click_element(step, day, f"day {date.day} of {calendar.month_name[date.month]}")
+
+
+def _months_away(screen: Screen, date: dt.date) -> int | None:
+    """How many months from the month the calendar shows to `date`'s (None: no calendar)."""
+    header = _calendar(screen)
+    if header is None:
+        return None
+    shown = _month(header.text.split()[0]) or date.month
+    year = _shown_year(screen, header) or date.year
+    return (date.year - year) * 12 + date.month - shown
+
+
+def _shown_year(screen: Screen, header: Element) -> int | None:
+    years = [int(m) for e in screen.elements if abs(e.box.center[1] - header.box.center[1]) < 12
+             for m in re.findall(r"\b(?:19|20)\d\d\b", e.text)]  # fmt: skip
+    return years[0] if years else None
+
+
+def _day(screen: Screen, date: dt.date) -> Element | None:
+    """The day's number in the month's grid (not a neighbouring month's grey days at the ends);
+    a number OCR read together with its neighbours ("14 15 16") gets its own part of the box."""
+    day = str(date.day)
+    cells = []
+    for e in screen.elements:
+        words = e.text.split()
+        if e.kind == "container" or day not in words or not all(w.isdigit() for w in words):
+            continue
+        if len(words) == 1:
+            cells.append(e)
+            continue
+        start = f" {e.text} ".index(f" {day} ")
+        share = len(e.text)
+        x = e.box.x + round(e.box.w * start / share)
+        width = max(6, round(e.box.w * len(day) / share))
+        cells.append(replace(e, box=Box(x, e.box.y, width, e.box.h), text=day))
+    cells.sort(key=lambda e: (e.box.y, e.box.x))
+    if not cells:
+        return None
+    return cells[0] if date.day < 15 or len(cells) == 1 else cells[-1]

@@ -1,0 +1,786 @@
+"""Reading a step's words against the screen it is about to act on.
+
+The grammar cut the task's words without seeing anything; here the words that name something on
+the screen become targets and the rest values: "Enter the PIN 4821" types 4821 into the field
+labelled PIN; "Tick Milk and Butter" ticks two boxes when the screen shows no "Milk and Butter";
+"Sign up Ada Lovelace with the email …, country Norway and no newsletter" fills each field named
+by its label; "accept" picks the button that means yes; "the invoice from March" is the row
+that shows March. Values named rather than given ("the coupon code", "the sum of subtotal and
+shipping") are read from the screen or from what an earlier step read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from rapidfuzz import fuzz
+
+from clickwright.agent import reading
+from clickwright.agent.clauses import Step
+from clickwright.agent.grounding import (
+    FIELD_KINDS,
+    TOGGLE_KINDS,
+    Field,
+    fields,
+    normalize,
+    rank,
+    shows_words,
+    text_similarity,
+    unseen_sliders,
+)
+from clickwright.agent.lexicon import Intent, lexicon, words_of
+from clickwright.agent.memory import Memory
+from clickwright.errors import StepFailed
+from clickwright.types import Element, Screen
+
+__all__ = ["Settled", "intent_button", "read_value", "row_words", "settle"]
+
+SHOWN = 85.0
+"""Similarity at which a target counts as shown on the screen as named."""
+LABEL = 80.0
+"""Similarity at which words name a field's label."""
+SETTLED = frozenset({"form", "label", "delete", "change", "intent", "set"})
+"""Verbs whose words are always read against the screen; other verbs only when `soft`."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What the screen made of a step: the steps to carry out, and why, for the log."""
+
+    steps: list[Step]
+    why: str = ""
+
+
+def settle(step: Step, screen: Screen, memory: Memory, task: str = "") -> Settled:
+    """The step(s) `step` becomes on `screen`."""
+    if step.source:
+        return _sourced(step, screen, memory)
+    match step.verb:
+        case "form":
+            return _form(step, screen, memory)
+        case "label":
+            if not step.target and step.clause in memory.submitted:
+                return Settled([], "the row's own button did it")
+            return _label(step, screen)
+        case "delete":
+            return _delete(step, screen)
+        case "change":
+            return _change(step, screen)
+        case "intent":
+            return _intent(step, screen)
+        case "set" if step.target and step.text:
+            return _set(step, screen)
+        case "type" if step.soft:
+            return _type(step, screen)
+        case "select" if step.soft:
+            return _select(step, screen)
+        case "click" | "check" | "uncheck" | "double_click" | "right_click" if step.soft:
+            return _pointed(step, screen)
+    return Settled([replace(step, soft=False)])
+
+
+def _same(step: Step, why: str = "") -> Settled:
+    return Settled([replace(step, soft=False)], why)
+
+
+# ---- typing: which words name the field ----------------------------------------------------------
+
+
+def _type(step: Step, screen: Screen) -> Settled:
+    """ "the PIN 4821": the words at either end that name a field on the screen are the target;
+    "City with Oslo and Zip with 0150" is a form."""
+    text = step.text or ""
+    if step.target:
+        filled = _fill(f"{step.target} with {text}", screen)
+        if len(filled) > 1:
+            return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
+        return _same(step)
+    split = _label_at_edge(text, screen)
+    if split is None:
+        if value := _trailing_value(text):
+            typed = replace(step, text=value, soft=False)
+            return Settled([typed], f"'{value}' is the value the words name")
+        return _same(step, "no field label among the words: all of them are the text")
+    field, value = split
+    settled = replace(step, target=field.label, kind="input", text=value, soft=False)
+    return Settled([settled], f"'{field.label}' names a field; '{value}' is the text")
+
+
+def _label_at_edge(text: str, screen: Screen) -> tuple[Field, str] | None:
+    """The field whose label is the first (after "the") or last words of `text`, and the rest."""
+    toks = reading.tokens(text)
+    lex = lexicon()
+    start = 0
+    while start < len(toks) - 1 and toks[start].word in lex.determiners:
+        start += 1
+    editable = [f for f in fields(screen) if f.element.kind in FIELD_KINDS]
+    best: tuple[float, Field, str] | None = None
+    for n in range(1, min(4, len(toks) - start - 1) + 1):
+        spans = [(start, start + n, start + n, len(toks)), (len(toks) - n, len(toks), start,
+                                                           len(toks) - n)]  # fmt: skip
+        for a, b, va, vb in spans:
+            words = reading.words_text(text, toks, a, b)
+            value = reading.words_text(text, toks, va, vb)
+            value = re.sub(r"^(?:as|for|in|into)\s+", "", value, flags=re.I)
+            if not words or not value:
+                continue
+            for field in editable:
+                score = text_similarity(words, field.label)
+                if score >= LABEL and (best is None or score > best[0]):
+                    best = (score, field, value)
+    return (best[1], best[2]) if best else None
+
+
+def _trailing_value(text: str) -> str:
+    """ "the code 9911", "my e-mail kim@berg.no": a value of a known kind after a short name
+    that starts with "the", "my" or "your", when no field on the screen has that name."""
+    lex = lexicon()
+    words = text.split()
+    if len(words) < 3 or len(words) > 5 or words[0].lower() not in lex.determiners:
+        return ""
+    kind = lex.value_kind(words[-1])
+    return words[-1] if kind in ("number", "email", "date", "time", "money", "url") else ""
+
+
+# ---- forms: a field for each label the sentence names --------------------------------------------
+
+
+@dataclass
+class _Segment:
+    linker: str  # "with", "from", … that opened it ("" at the start or after a comma)
+    words: list[reading.Token]
+    text: str
+
+
+def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
+    """Each field the sentence names gets the words that go with its label; a sentence that
+    names no field is a button for a row ("Pay the invoice from March")."""
+    filled = _fill(step.target or "", screen)
+    if not filled:
+        memory.submitted.add(step.clause)
+        return _label(Step("label", step.clause, target=step.target, text=step.text), screen)
+    return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
+
+
+def _fill(words: str, screen: Screen) -> list[Step]:
+    """Steps that fill the fields `words` names: set, tick, untick, choose."""
+    lex = lexicon()
+    known = fields(screen) + unseen_sliders(screen)
+    segments = _segments(words)
+    steps: list[Step] = []
+    used: set[int] = set()
+    pending: Field | None = None  # a field named with its value in the next segment
+    for segment in segments:
+        found = _field_in(segment, known, used)
+        negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
+        if found is None:
+            value = _value_words(segment.text)
+            if not value:
+                continue
+            if pending is not None:
+                steps.append(_set_field(pending, value))
+                used.add(pending.element.id)
+                pending = None
+                continue
+            option = _option(value, known, used)
+            if option is not None:
+                steps.append(Step("click", words, target=option.label, kind=option.element.kind))
+                used.add(option.element.id)
+                continue
+            guessed = _field_for_value(value, segment.linker, known, used)
+            for field, part in guessed:
+                steps.append(_set_field(field, part))
+                used.add(field.element.id)
+            continue
+        field, before, after = found
+        used.add(field.element.id)
+        if field.element.kind in TOGGLE_KINDS:
+            if field.element.kind == "radio":
+                steps.append(Step("click", words, target=field.label, kind="radio"))
+            else:
+                verb = "uncheck" if negated else "check"
+                steps.append(Step(verb, words, target=field.label, kind=field.element.kind))
+            continue
+        value = after or before
+        if not value:
+            pending = field
+            continue
+        steps.append(_set_field(field, value))
+    return steps
+
+
+def _segments(words: str) -> list[_Segment]:
+    """The sentence cut at commas, conjunctions and linking words ("with", "from", "as"): each
+    piece names at most one field and its value."""
+    lex = lexicon()
+    toks = reading.tokens(words)
+    segments: list[_Segment] = []
+    current: list[reading.Token] = []
+    linker = ""
+
+    def close() -> None:
+        if current:
+            text = words[current[0].start : current[-1].end]
+            segments.append(_Segment(linker, list(current), text))
+
+    for index, tok in enumerate(toks):
+        if tok.word in (",", ";", ":") or tok.word in lex.conjunctions:
+            close()
+            current, linker = [], ""
+        elif tok.word in lex.linkers and not tok.quoted and index + 1 < len(toks):
+            close()
+            current, linker = [], tok.word
+        else:
+            current.append(tok)
+    close()
+    return segments
+
+
+def _field_in(
+    segment: _Segment, known: Sequence[Field], used: set[int]
+) -> tuple[Field, str, str] | None:
+    """The field whose label is named in the segment, and the words before and after it."""
+    toks = segment.words
+    best: tuple[float, int, Field, int, int] | None = None
+    for a in range(len(toks)):
+        for b in range(a + 1, min(len(toks), a + 4) + 1):
+            words = " ".join(t.text for t in toks[a:b])
+            if toks[a].word in lexicon().determiners or lexicon().value_kind(words):
+                continue
+            for field in known:
+                if field.element.id in used:
+                    continue
+                score = text_similarity(words, field.label)
+                if score >= LABEL and (best is None or (score, b - a) > best[:2]):
+                    best = (score, b - a, field, a, b)
+    if best is None:
+        return None
+    _, _, field, a, b = best
+    text = segment.text
+    base = toks[0].start
+    before = _value_words(text[: toks[a].start - base]) if a else ""
+    after = _value_words(text[toks[b - 1].end - base :]) if b < len(toks) else ""
+    return field, before, after
+
+
+def _value_words(text: str) -> str:
+    """A value without the words around it that only join it ("the", "no", "is")."""
+    lex = lexicon()
+    drop = lex.determiners | {" ".join(n) for n in lex.negations} | {"is", "are", "be", "of"}
+    words = text.split()
+    while words and words[0].lower() in drop:
+        words.pop(0)
+    while words and words[-1].lower() in drop:
+        words.pop()
+    return " ".join(words).strip(" ,;:")
+
+
+def _option(value: str, known: Sequence[Field], used: set[int]) -> Field | None:
+    """A radio button or check box whose label the value is ("very satisfied"), or holds
+    ("yes I'd recommend you" picks Yes)."""
+    toggles = [f for f in known if f.element.kind in TOGGLE_KINDS and f.element.id not in used]
+    best = max(toggles, key=lambda f: text_similarity(value, f.label), default=None)
+    if best is not None and text_similarity(value, best.label) >= SHOWN:
+        return best
+    words = words_of(value)
+    first = [f for f in toggles if words and words_of(f.label) == words[:1]]
+    return first[0] if len(first) == 1 else None
+
+
+def _field_for_value(
+    value: str, linker: str, known: Sequence[Field], used: set[int]
+) -> list[tuple[Field, str]]:
+    """Fields for a value that names none: by what it is (an e-mail address, a date, a time, a
+    number, a person's name) and the word before it ("from Sweden", "as Bo Lind")."""
+    lex = lexicon()
+    free = [f for f in known if f.element.kind not in TOGGLE_KINDS and f.element.id not in used]
+    if not free:
+        return []
+    kind = lex.value_kind(value)
+    if kind in ("email", "date", "time"):
+        named = _labelled(free, lex.fields[kind]) or _showing(free, kind)
+        return [(named[0], value)] if named else []
+    if linker in lex.hints and (hinted := _labelled(free, lex.hints[linker])):
+        if hinted[0].label and _is_name_field(hinted[0]):
+            return _names(value, free)
+        return [(hinted[0], value)]
+    if kind == "number" or kind == "money":
+        named = _labelled(free, lex.fields["number"])
+        return [(named[0], value)] if named else []
+    if _looks_like_name(value) and (names := _names(value, free)):
+        return names
+    choices = {f.element.id: f for f in free if f.element.kind in ("combo", "button")}
+    return [(*choices.values(), value)] if len(choices) == 1 else []
+
+
+def _labelled(free: Sequence[Field], words: Sequence[str]) -> list[Field]:
+    """Fields whose label holds one of `words`, in the order of `words`."""
+    found = []
+    for word in words:
+        for field in free:
+            label = normalize(field.label)
+            if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", label) and field not in found:
+                found.append(field)
+    return found
+
+
+def _showing(free: Sequence[Field], kind: str) -> list[Field]:
+    """Fields whose shown text (a value or a placeholder like mm/dd/yyyy) is of `kind`."""
+    placeholder = {"date": r"(?:dd|mm|yy|yyyy)\W", "time": r"--\s*:\s*--"}
+    return [
+        f
+        for f in free
+        if lexicon().value_kind(f.element.text) == kind
+        or re.search(placeholder.get(kind, r"$^"), f.element.text.lower())
+    ]
+
+
+def _is_name_field(field: Field) -> bool:
+    return bool(_labelled([field], lexicon().fields["name"]))
+
+
+def _looks_like_name(value: str) -> bool:
+    words = value.split()
+    return 1 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
+
+
+def _names(value: str, free: Sequence[Field]) -> list[tuple[Field, str]]:
+    """A person's name: split over first and last name fields, else whole in a name field."""
+    lex = lexicon()
+    first, last = (
+        _labelled(free, lex.fields["first_name"]),
+        _labelled(free, lex.fields["last_name"]),
+    )
+    words = value.split()
+    if first and last and len(words) >= 2:
+        return [(first[0], " ".join(words[:-1])), (last[0], words[-1])]
+    named = _labelled(free, lex.fields["name"])
+    return [(named[0], value)] if named else []
+
+
+def _set_field(field: Field, value: str) -> Step:
+    return Step("set", field.label, target=field.label, kind=field.element.kind, text=value)
+
+
+def _set(step: Step, screen: Screen) -> Settled:
+    """ "select Save as PDF": when nothing is labelled "PDF" but "Save as PDF" is shown, the
+    words were a name, not a value and its field."""
+    whole = f"{step.text} as {step.target}"
+    named = any(text_similarity(step.target or "", f.label) >= 70
+                for f in fields(screen) + unseen_sliders(screen))  # fmt: skip
+    if not named and _shown(screen, whole):
+        return Settled([Step("click", step.clause, target=whole)], f"'{whole}' is shown")
+    return _same(step)
+
+
+# ---- a button by what it means -------------------------------------------------------------------
+
+
+def _intent(step: Step, screen: Screen) -> Settled:
+    intent = lexicon().intents[step.text or "affirm"]
+    button = intent_button(screen, intent, step.target or "")
+    if button is not None:
+        label = button.text or button.name
+        click = Step("click", step.clause, target=label, kind=button.kind)
+        return Settled([click], f"'{label}' means {intent.name}")
+    if intent.keys:
+        keys = Step("press", step.clause, keys=intent.keys)
+        return Settled([keys], f"no button means {intent.name}: pressing {'+'.join(intent.keys)}")
+    return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
+
+
+def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | None:
+    """The button on the screen that carries `intent`: a label the lexicon lists for it (the
+    earlier the better), a label with its words, one that names the topic ("Upgrade" for "go
+    ahead with the upgrade"), with or without a negation as the intent wants; sentence
+    embeddings break what the words leave open."""
+    lex = lexicon()
+    negative = {" ".join(n) for n in lex.negations} | lex.intents["decline"].words
+    topic_words = {w for w in words_of(topic) if len(w) > 2} - lex.determiners
+    scored: list[tuple[float, Element]] = []
+    for element in screen.elements:
+        label = (element.text or element.name).strip()
+        if element.kind not in ("button", "link", "icon") or not label or len(label) > 40:
+            continue
+        words = words_of(label)
+        said_no = bool(set(words) & negative) or any(
+            fuzz.ratio(w, n) >= 85 for w in words for n in ("disagree", "decline")
+        )
+        if intent.polarity > 0 and said_no:
+            continue
+        score = 0.0
+        for rank_, wanted in enumerate(intent.labels):
+            if text_similarity(wanted, label) >= 90:
+                score = max(score, 100.0 - 3 * rank_)
+        for word in words:
+            if any(fuzz.ratio(word, w) >= 85 for w in intent.words):
+                score = max(score, 70.0)
+        if topic_words and any(
+            fuzz.ratio(w, t) >= 80 or w.startswith(t[:4]) for w in words for t in topic_words
+        ):
+            score += 20.0 if intent.polarity >= 0 else 0.0
+            if intent.polarity < 0 and said_no:
+                score += 25.0
+        if intent.polarity < 0 and said_no:
+            score += 15.0
+        if score > 0:
+            scored.append((score, element))
+    if not scored:
+        return None
+    scored.sort(key=lambda s: -s[0])
+    return scored[0][1]
+
+
+# ---- a button named by the verb, for the row the words name --------------------------------------
+
+
+def _label(step: Step, screen: Screen) -> Settled:
+    """ "Pay the invoice from March": the Pay button of the row that shows March; "…, and
+    book": the button that books; "Open forest.jpg": select it, then Open."""
+    lex = lexicon()
+    verb = (step.text or "").strip()
+    labels = [verb, *lex.submit.get(verb.lower(), ())]
+    button = next((b for label in labels for b in _buttons(screen, label)), None)
+    row = row_words(step.target or "") if step.target else ""
+    if button is None:
+        if not step.target:
+            return _intent(Step("intent", step.clause, text="affirm"), screen)
+        return _same(Step("click", step.clause, target=row or step.target), "no such button")
+    label = button.text or button.name
+    click = Step("click", step.clause, target=label, kind="button")
+    if not row:
+        return Settled([click], f"'{label}' does it")
+    in_row = [b for b in _buttons(screen, label)]
+    if len(in_row) > 1:
+        return Settled([replace(click, scope=row)], f"the '{label}' beside '{row}'")
+    pick = Step("click", step.clause, target=row)
+    return Settled([pick, click], f"'{row}' first, then '{label}'")
+
+
+def _buttons(screen: Screen, label: str) -> list[Element]:
+    return [
+        e
+        for e in screen.elements
+        if e.kind in ("button", "link", "icon", "menuitem")
+        and text_similarity(label, e.text or e.name) >= 90
+    ]
+
+
+def row_words(words: str) -> str:
+    """What a row is known by in "the invoice from March", "the user who lives in Bergen",
+    "the order that is still pending", "the file that is 640 KB": the words after the relative
+    word, less the words that only carry it; the words themselves when there is none."""
+    lex = lexicon()
+    toks = reading.tokens(words)
+    marker = next(
+        (i for i, t in enumerate(toks) if i > 0 and t.word in lex.relatives and i + 1 < len(toks)),
+        None,
+    )
+    if marker is None:
+        return reading.words_text(words, toks, 0, len(toks))
+    rest = toks[marker + 1 :]
+    while len(rest) > 1 and rest[0].word in lex.relative_fillers:
+        rest = rest[1:]
+    return words[rest[0].start : rest[-1].end] if rest else ""
+
+
+# ---- deleting: a row through its button, a line, a word, everything ------------------------------
+
+
+def _delete(step: Step, screen: Screen) -> Settled:
+    target = step.target or ""
+    verb = step.clause.split()[0] if step.clause.split() else "Delete"
+    for label in (verb, "Delete", "Remove"):
+        if _buttons(screen, label):
+            return _label(Step("label", step.clause, text=label, target=target), screen)
+    words = target.lower().split()
+    if not words or words[0] in ("file", "document", "text", "everything", "all", "contents"):
+        return Settled([replace(step, where="all", target=None)], "all the text")
+    for unit in ("line", "word", "words", "phrase", "sentence"):
+        if words[0] == unit and len(words) > 1:
+            kept = target.split(None, 1)[1]
+            kept = re.sub(r"\s+(?:from|in|on)\s+the\s+\w+$", "", kept)
+            where = "line" if unit == "line" else "word"
+            return Settled([replace(step, target=kept.strip(" '\""), where=where)])
+    return Settled([replace(step, where="word")])
+
+
+# ---- change: a field's value, or words in a text -------------------------------------------------
+
+
+def _change(step: Step, screen: Screen) -> Settled:
+    """ "Change the city from Bergen to Oslo": the field that shows Bergen; "change my password
+    from A to B": the current and new password fields; "change draft to final": the words in
+    the text; "change the language to Norsk": the field labelled Language."""
+    lex = lexicon()
+    known = fields(screen)
+    old, new, what = step.old, step.text or "", step.target or ""
+    if old:
+        holding = [f for f in known if f.element.kind in (*FIELD_KINDS, "button")
+                   and text_similarity(old, f.element.text) >= SHOWN]  # fmt: skip
+        if holding:
+            field = _best_label(holding, what) if what else holding[0]
+            return Settled([_set_field(field, new)], f"'{field.label}' shows '{old}'")
+        roles = _by_role(what, known)
+        if roles:
+            old_fields, new_fields = roles
+            steps = [_set_field(f, old) for f in old_fields]
+            steps += [_set_field(f, new) for f in new_fields]
+            return Settled([replace(s, clause=step.clause) for s in steps], "current and new")
+        return Settled([replace(step, target=None)], f"'{old}' in the text")
+    named = [f for f in known if f.element.kind not in TOGGLE_KINDS
+             and text_similarity(what, f.label) >= LABEL]  # fmt: skip
+    if named:
+        field = _best_label(named, what)
+        return Settled([_set_field(field, new)], f"the field labelled '{field.label}'")
+    kind = next((k for k, names in lex.fields.items() if normalize(what) in names), None)
+    if kind in lex.values:
+        return Settled([replace(step, target=None, old=None, where=kind)], f"the {kind} shown")
+    return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
+
+
+def _best_label(candidates: Sequence[Field], what: str) -> Field:
+    return max(candidates, key=lambda f: text_similarity(what, f.label))
+
+
+def _by_role(what: str, known: Sequence[Field]) -> tuple[list[Field], list[Field]] | None:
+    """The fields for the old and the new value of `what` ("Current password", "New
+    password", "Confirm password"), or None."""
+    roles = lexicon().roles
+    named = [f for f in known if f.element.kind in FIELD_KINDS and what
+             and text_similarity(what, f.label) >= 70]  # fmt: skip
+    old = [f for f in named if set(words_of(f.label)) & roles["old"]]
+    new = [f for f in named if set(words_of(f.label)) & roles["new"]]
+    return (old, new) if old and new else None
+
+
+# ---- choosing in a list --------------------------------------------------------------------------
+
+
+def _select(step: Step, screen: Screen) -> Settled:
+    """ "select Banana and Date from the list" picks each; "Select the invoice from March" is
+    the row that shows March when there is no list called March."""
+    option = step.text or ""
+    if step.target and not (_is_list(screen, step.target) and not _shown(screen, option)):
+        row = step.target if _shown(screen, step.target) else f"{option} from {step.target}"
+        return _pointed(Step("click", step.clause, target=row, soft=True), screen)
+    parts = _parts(option)
+    if len(parts) > 1 and not _shown(screen, option) and all(_shown(screen, p) for p in parts):
+        steps = [replace(step, text=p, soft=False, keys=("ctrl",) if i else ())
+                 for i, p in enumerate(parts)]  # fmt: skip
+        return Settled(steps, "one option each")
+    return _same(step)
+
+
+def _is_list(screen: Screen, words: str) -> bool:
+    """Whether `words` name a list or combo box on the screen (its label, or its kind)."""
+    if reading.place(words) == "list":
+        return True
+    return any(
+        f.element.kind in ("combo", "button", "input") and text_similarity(words, f.label) >= LABEL
+        for f in fields(screen)
+    )
+
+
+# ---- pointing at something named -----------------------------------------------------------------
+
+
+def _pointed(step: Step, screen: Screen) -> Settled:
+    """A click or tick whose target the screen does not show as named: a list ("Milk and
+    Butter"), a row by what it shows ("the order that is still pending"), part of the words
+    ("the Premium plan"), a date for the calendar, or another reading of the clause ("check
+    the summary" is a look)."""
+    target = step.target or ""
+    toggles = step.verb in ("check", "uncheck")
+    if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
+        return _labelled_verb(step, screen) or _same(step)
+    parts = _parts(target)
+    if len(parts) > 1 and all(_shown(screen, p) for p in parts):
+        many = [replace(step, target=p, soft=False) for p in parts]
+        return Settled(many, "one each")
+    if lexicon().value_kind(target) == "date" or _date_words(target):
+        return Settled([Step("set", step.clause, text=target)], "a date")
+    row = row_words(target)
+    if row != target and _shown(screen, row):
+        return Settled([replace(step, target=row, soft=False)], f"the row that shows '{row}'")
+    part = _shown_part(screen, target)
+    if part and not toggles:
+        return Settled([replace(step, target=part, soft=False)], f"'{part}' is shown")
+    said = words_of(step.clause)
+    if lexicon().verb_at("look", said, 0) and not _toggle_named(screen, target):
+        look = Step("look", step.clause, target=target)
+        return Settled([look], f"no box called '{target}': it asks for a look")
+    loose = reading.parse(step.clause, loose=True)
+    if loose and loose[0].verb in ("look", "delete", "find", "label"):
+        return settle(loose[0], screen, Memory())
+    return _same(step)
+
+
+def _toggle_named(screen: Screen, words: str) -> bool:
+    return any(
+        e.kind in (*TOGGLE_KINDS, "list_item") and text_similarity(words, e.text or e.name) >= LABEL
+        for e in screen.elements
+    )
+
+
+def _labelled_verb(step: Step, screen: Screen) -> Settled | None:
+    """ "Open forest.jpg" in a file chooser: when the verb is also a button, select the row,
+    then press it; when it is not, a verb that opens (open, play, launch) double-clicks the
+    row or icon, as a person opens a file."""
+    verb = step.clause.split()[0].lower() if step.clause.split() else ""
+    if step.verb != "click" or not lexicon().verb_at("label", [verb], 0):
+        return None
+    target = rank(screen, step.target or "")
+    if not target or target[0].element.kind not in ("list_item", "text", "icon"):
+        return None
+    buttons = [b for b in _buttons(screen, verb) if text_similarity(verb, step.target or "") < 90]
+    if buttons:
+        label = buttons[0].text or buttons[0].name
+        steps = [replace(step, soft=False), Step("click", step.clause, target=label, kind="button")]
+        return Settled(steps, f"'{step.target}' first, then '{label}'")
+    if lexicon().verb_at("activate", [verb], 0) and target[0].element.kind != "text":
+        opened = replace(step, verb="double_click", soft=False)
+        return Settled([opened], f"{verb} '{step.target}' with a double-click")
+    return None
+
+
+def _shown(screen: Screen, words: str) -> bool:
+    found = rank(screen, words)
+    return (
+        bool(found)
+        and text_similarity(words, found[0].element.text or found[0].element.name) >= SHOWN
+    )
+
+
+def _parts(words: str) -> list[str]:
+    return [p.strip() for p in re.split(r"\s*(?:,|\band\b|&)\s*", words) if p.strip()]
+
+
+def _shown_part(screen: Screen, words: str) -> str:
+    """The longest run of the words, half of them at least, that the screen shows as a whole
+    text ("the Premium plan" -> "Premium")."""
+    toks = words.split()
+    content = [w for w in toks if w.lower() not in lexicon().determiners]
+    for n in range(len(toks) - 1, max(0, (len(content) + 1) // 2 - 1), -1):
+        for a in range(len(toks) - n + 1):
+            part = " ".join(toks[a : a + n])
+            if part.lower() in lexicon().determiners:
+                continue
+            if _shown(screen, part):
+                return part
+    return ""
+
+
+def _date_words(text: str) -> bool:
+    lex = lexicon()
+    words = set(words_of(text))
+    return bool(words & set(lex.months)) and any(w[:1].isdigit() for w in words)
+
+
+# ---- values read from the screen -----------------------------------------------------------------
+
+
+def _sourced(step: Step, screen: Screen, memory: Memory) -> Settled:
+    """A value named, not given: read it, then type it."""
+    source = step.source or ""
+    value = memory.values.get(normalize(source)) or read_value(screen, source)
+    if value is None:
+        raise StepFailed(f"could not {step.clause!r}: the screen shows no value for '{source}'")
+    memory.values[normalize(source)] = value
+    typed = replace(step, text=value, source=None, soft=False)
+    if typed.target is None and typed.kind is None and (split := _best_field(screen, source)):
+        typed = replace(typed, target=split.label, kind="input")
+    return Settled([typed], f"{source} is {value}")
+
+
+def _best_field(screen: Screen, words: str) -> Field | None:
+    editable = [f for f in fields(screen) if f.element.kind in FIELD_KINDS]
+    best = max(editable, key=lambda f: text_similarity(words, f.label), default=None)
+    return best if best is not None and text_similarity(words, best.label) >= 60 else None
+
+
+def read_value(screen: Screen, description: str) -> str | None:
+    """The value `description` names on the screen: "the sum of A and B" adds what A and B
+    show; "the total number of fruit" adds the numbers the text gives; otherwise what is
+    shown beside a label, after "is" or after a colon."""
+    lex = lexicon()
+    words = words_of(description)
+    ops = lex.operations
+    if (n := lex.longest(ops["plus"], words, 0)) and len(words) > n:
+        parts = _parts(" ".join(description.split()[n:]))
+        values = [read_value(screen, p) for p in parts]
+        numbers = [_as_number(v) for v in values if v is not None]
+        if len(parts) > 1 and len(numbers) == len(parts) and None not in numbers:
+            return _format(sum(numbers))  # type: ignore[arg-type]
+    if n := lex.longest(lex.value_of, words, 0):  # "the value of Colour in the table"
+        named = re.sub(r"\s+(?:in|on|from)\s+the\s+\w+$", "", " ".join(description.split()[n:]))
+        return _labelled_value(screen, named)
+    if len(words) > 2 and (nth := lex.ordinal(words[0])) and words[1] in lex.text_parts:
+        return _nth_part(screen, nth, words[1])
+    if lex.longest(ops["total"], words, 0):
+        numbers = [
+            float(n)
+            for e in screen.elements
+            if e.kind in ("text", "link") and e.text
+            for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", e.text)
+        ]
+        if numbers:
+            return _format(sum(numbers))
+    return _labelled_value(screen, description)
+
+
+def _nth_part(screen: Screen, nth: int, part: str) -> str | None:
+    """The nth word (line, number) of the longest text on the screen: the paragraph."""
+    texts = [e.text for e in screen.elements if e.kind in ("text", "link") and e.text.strip()]
+    if not texts:
+        return None
+    paragraph = max(texts, key=len)
+    pieces = {
+        "line": [line for line in paragraph.splitlines() if line.strip()],
+        "number": re.findall(r"-?\d+(?:[.,]\d+)?", paragraph),
+        "letter": [c for c in paragraph if c.isalpha()],
+    }.get(part, re.findall(r"[\w'’-]+", paragraph))
+    if not pieces or abs(nth) > len(pieces):
+        return None
+    return pieces[nth - 1 if nth > 0 else nth]
+
+
+def _labelled_value(screen: Screen, description: str) -> str | None:
+    for field in fields(screen):
+        if field.element.kind in FIELD_KINDS and field.element.text.strip():
+            if text_similarity(description, field.label) >= LABEL:
+                return field.element.text.strip()
+    said = normalize(description).split()
+    if not said:
+        return None
+    # "Your booking code is K7Q2", "Your account: 4411-2031": all the words, else the longest
+    for wanted in [said[-2:], *([w] for w in sorted(said, key=len, reverse=True) if len(w) > 3)]:
+        after = re.compile(
+            rf"{re.escape(wanted[-1])}\w*\W*(?:is|was|are|:|=)\s*(?P<value>[^\s,;·]+)", re.I
+        )
+        for element in screen.elements:
+            text = normalize(element.text)
+            if all(w in text for w in wanted) and (m := after.search(element.text)):
+                return m["value"].rstrip(".")
+    shown = shows_words(screen, description)
+    if shown is None:
+        return None
+    right = [
+        e
+        for e in screen.elements
+        if e.text
+        and e.box.x >= shown.box.right
+        and abs(e.box.center[1] - shown.box.center[1]) <= shown.box.h / 2
+    ]
+    return min(right, key=lambda e: e.box.x).text.strip() if right else None
+
+
+def _as_number(text: str) -> float | None:
+    m = re.search(r"-?\d+(?:[.,]\d+)?", text)
+    return float(m[0].replace(",", ".")) if m else None
+
+
+def _format(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.2f}"

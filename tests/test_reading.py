@@ -1,0 +1,179 @@
+"""Reading tasks with the lexicon, without a screen: which action, which words are what."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from importlib import resources
+
+import pytest
+
+from clickwright.agent.clauses import Step, clauses
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.lexicon import Frame, Lexicon, lexicon
+from clickwright.errors import TaskError
+
+
+def S(verb, target=None, **fields):  # noqa: N802 - reads like a constructor in the table
+    return Step(verb, "", target, **fields)
+
+
+def steps(task):
+    return [replace(step, clause="") for step in interpret(task)]
+
+
+CASES = [
+    # intents: what a button means, not its label
+    ("accept the licence", [S("intent", "licence", text="affirm")]),
+    ("say no to the upgrade", [S("intent", "upgrade", text="decline")]),
+    ("go ahead with the upgrade", [S("intent", "upgrade", text="affirm")]),
+    ("keep the backups", [S("intent", "backups", text="keep")]),
+    ("discard the changes", [S("intent", "changes", text="discard")]),
+    ("dismiss the warning", [S("intent", "warning", text="dismiss")]),
+    ("refuse the location request", [S("intent", "location request", text="decline")]),
+    ("confirm", [S("intent", text="affirm")]),
+    # a typed value beside the words that name its field: settled on the screen (soft)
+    ("Enter the PIN 4821 and confirm",
+     [S("type", text="the PIN 4821"), S("intent", text="affirm")]),
+    ("Type notes.txt as the document name",
+     [S("type", "document name", kind="input", text="notes.txt")]),
+    ("Use kim@berg.no as my email and continue",
+     [S("type", "email", kind="input", text="kim@berg.no"), S("intent", text="affirm")]),
+    # forms from one sentence, submitted at the end unless a later clause presses a button
+    ("Sign up Ada with the email ada@example.org",
+     [S("form", "Ada with the email ada@example.org", text="sign up"), S("label", text="sign up")]),
+    ("Log in with username kim and password Summer2025!, and tick Remember me",
+     [S("form", "with username kim and password Summer2025!", text="log in"),
+      S("check", "Remember me"), S("label", text="log in")]),
+    ("Book for 3 guests and click OK",
+     [S("form", "for 3 guests", text="book"), S("click", "OK")]),
+    # widgets set to values
+    ("set the brightness to 40", [S("set", "brightness", text="40")]),
+    ("turn the volume down to 20", [S("set", "volume", text="20")]),
+    ("choose 05/14/2024 as the date", [S("set", "date", text="05/14/2024")]),
+    ("Set the arrival time to 7:30 PM and book", [S("set", "arrival time", text="7:30 PM"),
+                                                  S("label", text="book")]),
+    # changes: a field's value or words in a text
+    ("Change the city from Bergen to Oslo", [S("change", "city", old="Bergen", text="Oslo")]),
+    ("change draft to final", [S("change", "draft", text="final")]),
+    ("replace every colour with color", [S("change", old="colour", text="color", every=True)]),
+    ("change the year from 2023 to 2024 everywhere",
+     [S("change", "year", old="2023", text="2024", every=True)]),
+    # editors
+    ("delete the line pears", [S("delete", "line pears")]),
+    ("add a line y = 2 below x = 1", [S("insert", "x = 1", text="y = 2", where="below")]),
+    ("insert two between one and three",
+     [S("insert", "one", destination="three", text="two", where="between")]),
+    ("type scratch at the end", [S("insert", text="scratch", where="end")]),
+    ("Write Hello on the first line and World on the second", [S("lines", text="Hello\nWorld")]),
+    ("Write Milk, Butter and Eggs on separate lines", [S("lines", text="Milk\nButter\nEggs")]),
+    ("Save it as report.txt in the Documents folder",
+     [S("save", text="report.txt", destination="Documents")]),
+    ("save with Ctrl+S", [S("save", keys=("Ctrl", "S"))]),
+    ("close the window without saving", [S("close", "window", text="discard")]),
+    # looking through places, and values read from the screen
+    ("Open the tabs until you find the coupon code", [S("find", "coupon code", where="tab")]),
+    ("Find the Share crash reports option in the tabs, turn it on",
+     [S("find", "Share crash reports", where="tab"), S("check", "Share crash reports")]),
+    ("Type the code shown above into the Code field",
+     [S("type", "Code", kind="input", source="code")]),
+    ("Copy your account number into Reference",
+     [S("type", "Reference", kind="input", source="account number")]),
+    ("Type the sum of subtotal and shipping into Total",
+     [S("type", "Total", source="sum of subtotal and shipping")]),
+    # rows and places by what they show
+    ("For the user @ana, click Follow", [S("click", "Follow", scope="user @ana")]),
+    ("Pay the invoice from March",
+     [S("form", "invoice from March", text="pay"), S("label", text="pay")]),
+    ("Follow the user who lives in Bergen",
+     [S("label", "user who lives in Bergen", text="Follow")]),
+    ("set Indent spaces to 2 on the Windows tab",
+     [S("set", "Indent spaces", text="2", scope="Windows tab")]),
+    # arithmetic on a calculator's keys
+    ("Add 17 and 25", [S("compute", text="17 + 25 =")]),
+    ("subtract 19 from 100", [S("compute", text="100 - 19 =")]),
+    ("divide 100 by 8", [S("compute", text="100 / 8 =")]),
+    ("how much is twelve plus thirty", [S("compute", text="12 + 30 =")]),
+    ("what's the square root of 144?", [S("compute", text="144 sqrt")]),
+    ("find the average of 4, 8 and 12", [S("compute", text="4 + 8 + 12 = / 3 =")]),
+    ("what is 20 percent of 150", [S("compute", text="150 * 0.2 =")]),
+    ("multiply 7 by 6, then add 8", [S("compute", text="7 * 6 ="), S("compute", text="+ 8 =")]),
+    ("press 9, then *, then =", [S("press", keys=("9",)), S("press", keys=("*",)),
+                                 S("press", keys=("=",))]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("task", "expected"), CASES, ids=[task for task, _ in CASES])
+def test_reads_task(task, expected):
+    assert steps(task) == expected
+
+
+def test_words_the_grammar_could_only_guess_are_settled_on_the_screen():
+    typed, affirm = interpret("Enter the PIN 4821 and confirm")
+    assert typed.soft and not affirm.soft
+    assert not interpret("type 'the PIN 4821' into Name")[0].soft  # quoted: exactly as given
+
+
+@pytest.mark.parametrize(
+    ("task", "pieces"),
+    [
+        ("click Save and Close", ["click Save and Close"]),
+        ("Untick Butter and confirm", ["Untick Butter", "confirm"]),
+        ("Set arrival to 2025-03-14 and OK", ["Set arrival to 2025-03-14", "OK"]),
+        ("For the user @ana, click Follow", ["For the user @ana, click Follow"]),
+        ("Log in as ada with the password s3cret!", ["Log in as ada with the password s3cret!"]),
+        ("Set the arrival time to 7:30 PM and book", ["Set the arrival time to 7:30 PM", "book"]),
+        ("Choose June 1 as the date and confirm", ["Choose June 1 as the date", "confirm"]),
+        ("Answer the survey: yes, then submit", ["Answer the survey: yes", "submit"]),
+        ("Click OK!", ["Click OK"]),
+    ],
+)
+def test_clauses_are_cut_where_a_new_action_starts(task, pieces):
+    assert clauses(task) == pieces
+
+
+@pytest.mark.parametrize(
+    ("task", "said"),
+    [
+        ("bake a cake", "'bake' is not a verb the offline planner knows"),
+        ("make me a sandwich", "understood the verb 'make' but not 'me a sandwich'"),
+        ("change the colour", "understood the verb 'change' but not 'the colour'"),
+        ("set", "understood the verb 'set' but not what it acts on"),
+    ],
+)
+def test_an_unreadable_clause_says_what_was_understood(task, said):
+    with pytest.raises(TaskError) as raised:
+        interpret(task)
+    assert said in str(raised.value)
+
+
+def test_a_form_sentence_that_gives_no_values_is_not_a_form():
+    with pytest.raises(TaskError):
+        interpret("Register the customer")
+
+
+def test_the_lexicon_is_data_a_new_synonym_is_a_new_reading():
+    text = resources.files("clickwright.assets").joinpath("lexicon.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    data["intents"]["affirm"]["verbs"].append("make it so")
+    taught = Lexicon(data)
+    hit = taught.intent_at("make it so".split())
+    assert hit is not None and hit[0].name == "affirm"
+    assert lexicon().intent_at("make it so".split()) is None
+
+
+def test_frames_cut_the_fewest_words_per_role():
+    frame = Frame.parse("change", "{what} from {old} to {new}", 0)
+    words = "the city from Bergen to Oslo".lower().split()
+    assert frame.match(words) == {"what": (0, 2), "old": (3, 4), "new": (5, 6)}
+    assert frame.match("the city to Oslo".split()) is None
+
+
+def test_values_are_told_apart_by_their_patterns():
+    lex = lexicon()
+    assert lex.value_kind("ada@example.org") == "email"
+    assert lex.value_kind("14/02/2025") == "date" and lex.value_kind("2025-03-14") == "date"
+    assert lex.value_kind("7:30 PM") == "time" and lex.value_kind("18:00") == "time"
+    assert lex.value_kind("4821") == "number" and lex.value_kind("$9") == "money"
+    assert lex.value_kind("Oslo") is None
+    assert lex.number("thirty") == 30 and lex.number("twenty-one") == 21

@@ -1,0 +1,277 @@
+"""The same words read against a screen: which words name a field, which button means "yes",
+which row "the invoice from March" is, what "the code shown above" is."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from clickwright.agent.grounding import fields, in_scope, rank, scope_box
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.lexicon import lexicon
+from clickwright.agent.memory import Memory
+from clickwright.agent.setting import parse_date
+from clickwright.agent.settle import intent_button, read_value, row_words, settle
+from clickwright.errors import StepFailed
+from clickwright.types import Box, Element, Frame, Screen
+
+
+def screen(*elements: Element) -> Screen:
+    return Screen(Frame(np.full((600, 800, 3), 240, np.uint8)), tuple(elements))
+
+
+def el(i: int, kind: str, text: str, box: tuple[int, int, int, int], **kw) -> Element:
+    return Element(i, Box(*box), kind, text, interactive=kind not in ("text", "container"), **kw)
+
+
+def read(task: str, on: Screen, memory: Memory | None = None) -> list[tuple]:
+    """The settled steps of the whole task as (verb, target, text) with what else they carry."""
+    out, memory = [], memory or Memory()
+    for step in interpret(task):
+        for s in settle(step, on, memory, task).steps:
+            extra = {k: v for k, v in (("old", s.old), ("scope", s.scope), ("keys", s.keys)) if v}
+            out.append((s.verb, s.target, s.text, *([extra] if extra else [])))
+    return out
+
+
+PIN = screen(
+    el(0, "text", "PIN:", (20, 20, 40, 20)),
+    el(1, "input", "", (70, 16, 200, 28)),
+    el(2, "button", "Cancel", (60, 60, 80, 30)),
+    el(3, "button", "OK", (150, 60, 80, 30)),
+)
+
+
+def test_the_words_that_name_a_field_are_its_target_the_rest_its_value():
+    assert read("Enter the PIN 4821 and confirm", PIN) == [
+        ("type", "PIN:", "4821"),
+        ("click", "OK", None),
+    ]
+    assert read("Enter the code 9911", PIN) == [("type", None, "9911")]  # no such label
+    assert read("type hello world", PIN) == [("type", None, "hello world")]
+
+
+SIGNUP = screen(
+    el(0, "text", "Full name", (20, 20, 80, 20)),
+    el(1, "input", "", (110, 16, 200, 28)),
+    el(2, "text", "Email", (20, 60, 50, 20)),
+    el(3, "input", "", (110, 56, 200, 28)),
+    el(4, "text", "Country", (20, 100, 70, 20)),
+    el(5, "button", "Denmark", (100, 96, 100, 28)),
+    el(6, "text", "Guests", (20, 140, 60, 20)),
+    el(7, "input", "1", (110, 136, 80, 28)),
+    el(8, "checkbox", "Newsletter", (20, 180, 120, 20), state=frozenset({"checked"})),
+    el(9, "checkbox", "Travel insurance", (20, 210, 150, 20)),
+    el(10, "button", "Sign up", (20, 250, 90, 30)),
+)
+
+
+def test_a_form_sentence_fills_each_field_its_label_names():
+    task = "Sign up Ada Lovelace with the email ada@example.org, country Norway and no newsletter"
+    assert read(task, SIGNUP) == [
+        ("set", "Full name", "Ada Lovelace"),
+        ("set", "Email", "ada@example.org"),
+        ("set", "Country", "Norway"),
+        ("uncheck", "Newsletter", None),
+        ("click", "Sign up", None),
+    ]
+
+
+def test_values_without_a_label_go_by_what_they_are_and_the_word_before_them():
+    task = "Sign up as Bo Lind, bo@lind.se, from Sweden, 3 guests, with travel insurance"
+    assert read(task, SIGNUP) == [
+        ("set", "Full name", "Bo Lind"),
+        ("set", "Email", "bo@lind.se"),
+        ("set", "Country", "Sweden"),
+        ("set", "Guests", "3"),
+        ("check", "Travel insurance", None),
+        ("click", "Sign up", None),
+    ]
+
+
+def test_a_full_name_is_split_over_first_and_last_name_fields():
+    form = screen(
+        el(0, "text", "First name", (20, 20, 80, 20)),
+        el(1, "input", "", (110, 16, 200, 28)),
+        el(2, "text", "Last name", (20, 60, 80, 20)),
+        el(3, "input", "", (110, 56, 200, 28)),
+    )
+    assert read("Register Ada Lovelace, then click OK", form)[:2] == [
+        ("set", "First name", "Ada"),
+        ("set", "Last name", "Lovelace"),
+    ]
+
+
+def test_a_list_distributes_over_its_verb_unless_the_screen_shows_it_whole():
+    boxes = screen(
+        el(0, "checkbox", "Milk", (20, 20, 80, 20)),
+        el(1, "checkbox", "Butter", (20, 50, 80, 20)),
+        el(2, "checkbox", "Terms and Conditions", (20, 80, 180, 20)),
+        el(3, "text", "City", (20, 120, 40, 20)),
+        el(4, "input", "", (70, 116, 200, 28)),
+        el(5, "text", "Zip", (20, 160, 40, 20)),
+        el(6, "input", "", (70, 156, 200, 28)),
+    )
+    assert read("Tick Milk and Butter", boxes) == [
+        ("check", "Milk", None),
+        ("check", "Butter", None),
+    ]
+    assert read("tick Terms and Conditions", boxes) == [("check", "Terms and Conditions", None)]
+    assert read("Fill in City with Oslo and Zip with 0150", boxes) == [
+        ("set", "City", "Oslo"),
+        ("set", "Zip", "0150"),
+    ]
+
+
+def test_items_of_a_list_after_the_first_are_added_with_ctrl():
+    fruit = screen(*(el(i, "list_item", f, (20, 20 + 25 * i, 100, 22))
+                     for i, f in enumerate(["Apple", "Banana", "Cherry", "Date"])))  # fmt: skip
+    assert read("select Banana and Date from the list", fruit) == [
+        ("select", "", "Banana"),
+        ("select", "", "Date", {"keys": ("ctrl",)}),
+    ]
+
+
+def test_an_intent_picks_the_button_that_means_it():
+    lex = lexicon()
+
+    def pick(intent: str, *labels: str, topic: str = "") -> str:
+        buttons = [el(i, "button", t, (20 + 100 * i, 20, 90, 30)) for i, t in enumerate(labels)]
+        found = intent_button(screen(*buttons), lex.intents[intent], topic)
+        return found.text if found else ""
+
+    assert pick("affirm", "I Disagree", "I Agree") == "I Agree"
+    assert pick("affirm", "No", "Yes") == "Yes"
+    assert pick("affirm", "I decline", "laccept") == "laccept"  # OCR lost the space
+    assert pick("affirm", "Upgrade", "Not now", topic="upgrade") == "Upgrade"
+    assert pick("decline", "Allow", "Don't Allow") == "Don't Allow"
+    assert pick("decline", "Don't send", "Send", topic="sending statistics") == "Don't send"
+    assert pick("keep", "Delete", "Keep") == "Keep"
+    assert pick("discard", "Don't Save", "Cancel", "Save") == "Don't Save"
+    assert pick("cancel", "Don't Save", "Cancel", "Save") == "Cancel"
+    assert pick("dismiss", "OK") == "OK"
+    assert pick("affirm", "Cancel") == ""
+
+
+def test_with_no_button_that_means_it_the_intent_presses_its_key():
+    assert read("confirm", screen(el(0, "text", "Saved", (20, 20, 60, 20)))) == [
+        ("press", None, None, {"keys": ("enter",)})
+    ]
+
+
+INVOICES = screen(
+    *(
+        e
+        for row, (inv, month) in enumerate([("INV-101", "January"), ("INV-103", "March")])
+        for e in (
+            el(10 * row, "list_item", f"{inv} {month}", (0, 40 * row, 400, 34)),
+            el(10 * row + 1, "text", inv, (10, 40 * row + 6, 70, 20)),
+            el(10 * row + 2, "text", month, (200, 40 * row + 6, 70, 20)),
+            el(10 * row + 3, "button", "Pay", (420, 40 * row + 4, 50, 26)),
+        )
+    )
+)
+
+
+def test_a_row_is_chosen_by_what_it_shows():
+    assert row_words("the invoice from March") == "March"
+    assert row_words("the user who lives in Bergen") == "Bergen"
+    assert row_words("the order that is still pending") == "pending"
+    assert row_words("the file that is 640 KB") == "640 KB"
+    assert read("Pay the invoice from March", INVOICES) == [
+        ("click", "Pay", None, {"scope": "March"})
+    ]
+    assert read("Select the invoice from March", INVOICES) == [("click", "March", None)]
+    pays = [c for c in rank(INVOICES, "Pay", "button")]
+    box = scope_box(INVOICES, "March")
+    assert box is not None and in_scope(pays, box)[0].element.id == 13
+
+
+def test_a_scope_names_the_card_to_act_in():
+    cards = screen(
+        el(0, "container", "", (20, 20, 150, 100)),
+        el(1, "text", "@ana · Oslo", (30, 30, 100, 20)),
+        el(2, "button", "Follow", (30, 80, 80, 30)),
+        el(3, "container", "", (200, 20, 150, 100)),
+        el(4, "text", "@bob · Bergen", (210, 30, 120, 20)),
+        el(5, "button", "Follow", (210, 80, 80, 30)),
+    )
+    box = scope_box(cards, "@bob")
+    follows = rank(cards, "Follow", "button")
+    assert box == Box(200, 20, 150, 100) and in_scope(follows, box)[0].element.id == 5
+
+
+def test_a_change_goes_where_the_old_value_is_shown():
+    profile = screen(
+        el(0, "text", "City", (20, 20, 40, 20)),
+        el(1, "input", "Bergen", (70, 16, 200, 28)),
+    )
+    assert read("Change the city from Bergen to Oslo", profile) == [("set", "City", "Oslo")]
+    passwords = screen(
+        el(0, "text", "Current password", (20, 20, 130, 20)),
+        el(1, "input", "", (160, 16, 200, 28)),
+        el(2, "text", "New password", (20, 60, 130, 20)),
+        el(3, "input", "", (160, 56, 200, 28)),
+    )
+    assert read("Change my password from old1 to New2!", passwords) == [
+        ("set", "Current password", "old1"),
+        ("set", "New password", "New2!"),
+    ]
+    text = screen(el(0, "text", "Status: draft", (20, 20, 120, 20)))
+    assert read("change draft to final", text) == [("change", None, "final", {"old": "draft"})]
+
+
+def test_a_value_named_not_given_is_read_from_the_screen():
+    shown = screen(
+        el(0, "text", "Your booking code is K7Q2", (20, 20, 220, 20)),
+        el(1, "text", "Subtotal", (20, 60, 80, 20)),
+        el(2, "input", "40", (110, 56, 100, 28)),
+        el(3, "text", "Shipping", (20, 100, 80, 20)),
+        el(4, "input", "5", (110, 96, 100, 28)),
+        el(5, "text", "There are 7 apples and 5 pears.", (20, 140, 300, 20)),
+    )
+    assert read_value(shown, "booking code") == "K7Q2"
+    assert read_value(shown, "sum of subtotal and shipping") == "45"
+    assert read_value(shown, "total number of fruit") == "12"  # the numbers the text gives
+    table = screen(
+        el(0, "text", "Size", (20, 20, 60, 20)),
+        el(1, "text", "Large", (120, 20, 60, 20)),
+        el(2, "text", "Colour", (20, 50, 60, 20)),
+        el(3, "text", "Teal", (120, 50, 60, 20)),
+        el(4, "text", "The quick brown fox jumps over the lazy dog.", (20, 90, 400, 20)),
+    )
+    assert read_value(table, "value of Colour in the table") == "Teal"
+    assert read_value(table, "4th word of the paragraph") == "fox"
+    assert read_value(table, "last word of the sentence") == "dog"
+    memory = Memory()
+    memory.values["coupon code"] = "SPRING-42"
+    with pytest.raises(StepFailed, match="no value for 'it'"):
+        read("type it into Discount", shown)  # nothing before it that "it" could be
+    find_then_type = interpret("Find the coupon code, type it into Discount")[1]
+    assert settle(find_then_type, shown, memory).steps[0].text == "SPRING-42"
+
+
+def test_check_is_a_look_when_the_screen_has_no_such_box():
+    question = screen(el(0, "text", "Your tax return is ready", (20, 20, 200, 20)))
+    assert read("Check the summary", question) == [("look", "summary", None)]
+
+
+def test_the_labels_of_a_screen_are_next_to_their_fields_never_values():
+    form = screen(
+        el(0, "text", "Balance: 250.00", (20, 10, 150, 20)),
+        el(1, "text", "250.00", (180, 10, 60, 20)),
+        el(2, "text", "To account", (20, 40, 90, 20)),
+        el(3, "input", "", (120, 36, 200, 28)),
+    )
+    assert [(f.element.id, f.label) for f in fields(form)] == [(3, "To account")]
+
+
+def test_dates_are_read_in_the_ways_people_write_them():
+    assert parse_date("2025-03-14") == dt.date(2025, 3, 14)
+    assert parse_date("14/02/2025") == dt.date(2025, 2, 14)
+    assert parse_date("05/14/2024") == dt.date(2024, 5, 14)
+    assert parse_date("the 1st of June 2025") == dt.date(2025, 6, 1)
+    assert parse_date("June 3, 2024") == dt.date(2024, 6, 3)
+    assert parse_date("soon") is None

@@ -1,0 +1,211 @@
+"""Tasks written the way people write them, carried out on real third-party programs on Xvfb
+(zenity, yad, Mousepad), each checked on the program's own output: what a dialog printed, its
+exit status, the file an editor saved. `clickwright run` is run exactly as a user types it, with
+the default settings (no --yes)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DISPLAYS = range(40, 50)
+pytestmark = pytest.mark.slow
+
+
+def _runner():
+    """benchmarks/tasks.py: its desktop (Xvfb + session bus + openbox) and window waiting."""
+    spec = importlib.util.spec_from_file_location("task_corpus", ROOT / "benchmarks" / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("task_corpus", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+tc = _runner()
+
+
+@dataclass
+class World:
+    env: dict[str, str]
+    home: Path
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[World]:
+    for program in ("zenity", "yad", "mousepad", "Xvfb", "openbox", "dbus-daemon"):
+        if not tc.shutil.which(program):
+            pytest.fail(f"needs {program} (make system-deps installs it)")
+    number = next(n for n in DISPLAYS if not Path(f"/tmp/.X{n}-lock").exists())
+    work = Path(tempfile.mkdtemp(prefix="cw-understanding-"))
+    home = work / "home"
+    home.mkdir()
+    with tc.desktop(number, home) as env:
+        yield World(dict(env, HOME=str(home)), home)
+    tc.shutil.rmtree(work, ignore_errors=True)
+
+
+@dataclass
+class Outcome:
+    said: dict
+    stdout: str
+    exit_code: int | None
+
+
+def run(world: World, command: str, task: str, files: dict[str, str] | None = None) -> Outcome:
+    """Start `command` (in the home folder, with `files` in it), wait for its window, run the
+    task as a user types it, and return what clickwright said and what the program printed."""
+    for name, text in (files or {}).items():
+        path = world.home / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if name.endswith("/"):
+            path.mkdir(exist_ok=True)
+        else:
+            path.write_text(text, encoding="utf-8")
+    display = world.env["DISPLAY"]
+    with ExitStack() as stack:
+        blank = tc._grab(display)
+        program = tc._start(["sh", "-c", command], world.env, cwd=world.home,
+                            stdout=subprocess.PIPE)  # fmt: skip
+        stack.callback(tc._end, program)
+        tc.wait_for_window(display, blank, program)
+        config = world.home.parent / "config.toml"
+        config.write_text("", encoding="utf-8")
+        agent_env = dict(world.env, HOME=os.environ.get("HOME", str(world.home)),
+                         CLICKWRIGHT_CONFIG=str(config))  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "clickwright.app", "run", "--display", display, task, "--json",
+             "--runs-dir", str(world.home.parent / "runs")],
+            env=agent_env, cwd=ROOT, capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        said = json.loads(lines[-1]) if lines else {"outcome": "error", "reason": done.stderr}
+        try:
+            out, _ = program.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            program.kill()
+            out, _ = program.communicate()
+        return Outcome(said, out.decode(errors="replace"), program.returncode)
+
+
+def test_the_words_that_name_a_field_are_not_typed_into_it(world):
+    got = run(world, 'zenity --entry --title "Ticket" --text "Ticket number:"',
+              "Enter the ticket number 5521 and continue")  # fmt: skip
+    assert got.stdout.strip() == "5521", got.said
+
+
+def test_a_form_is_filled_from_one_sentence(world):
+    got = run(
+        world,
+        'zenity --forms --title "Members" --text "New member" --add-entry "First name" '
+        '--add-entry "Last name" --add-entry "Email" --add-entry "Age"',
+        "Register Grace Hopper with the email grace@navy.mil, age 85",
+    )
+    assert got.stdout.strip() == "Grace|Hopper|grace@navy.mil|85", got.said
+
+
+def test_a_list_distributes_over_its_verb(world):
+    got = run(
+        world,
+        'zenity --list --checklist --title "Basket" --width 400 --height 320 --column "Take" '
+        "--column Fruit FALSE Apples FALSE Pears FALSE Plums FALSE Figs",
+        "Tick Pears and Figs, then confirm",
+    )
+    assert got.stdout.strip() == "Pears|Figs", got.said
+
+
+def test_an_intent_picks_the_button_that_means_it(world):
+    offer = (
+        'zenity --question --title "Offer" --text "Try the premium plan for free?" '
+        '--ok-label "Start trial" --cancel-label "No thanks"'
+    )
+    got = run(world, offer, "turn down the offer")
+    assert got.exit_code == 1, got.said
+    got = run(world, 'yad --title "Terms" --text "Do you agree?" --button "I Disagree:1" '
+              '--button "I Agree:0"', "agree to the terms of use")  # fmt: skip
+    assert got.exit_code == 0, got.said
+
+
+def test_a_row_is_chosen_by_what_it_shows(world):
+    got = run(
+        world,
+        'zenity --list --title "Tickets" --width 480 --height 320 --column Ticket --column Day '
+        "--column Seat T-11 Monday 4A T-12 Tuesday 9C T-13 Friday 1F",
+        "Select the ticket from Tuesday and press OK",
+    )
+    assert got.stdout.strip() == "T-12", got.said
+
+
+def test_widgets_are_set_to_values(world):
+    got = run(
+        world,
+        'yad --form --title "Print" --width 420 --field "Copies:NUM" "1!1..9!1" '
+        '--field "Quality:SCL" 50 --field "Paper:CB" "A4!Letter!Legal"',
+        "Set copies to 3, turn the quality up to 70, choose Legal as the paper and click OK",
+    )
+    assert got.stdout.strip().split("|")[:3] == ["3", "70", "Legal"], got.said
+    calendar = (
+        'zenity --calendar --title "Day" --text "Pick a day" --day 10 --month 3 --year 2025 '
+        "--date-format %Y-%m-%d"
+    )
+    got = run(world, calendar, "choose the 2nd of May 2025 and press OK")
+    assert got.stdout.strip() == "2025-05-02", got.said
+
+
+def test_text_is_changed_in_place_and_saved_through_the_save_dialog(world):
+    files = {"plan.txt": "step one\nstep two\nstatus: beta\n", "Archive/": ""}
+    got = run(world, "mousepad plan.txt",
+              "change beta to gamma, delete the line step two and save", files)  # fmt: skip
+    assert (world.home / "plan.txt").read_text().rstrip("\n") == "step one\nstatus: gamma"
+    assert got.said["outcome"] == "done", got.said
+    run(world, "mousepad plan.txt", "save a copy named plan-old.txt in the Archive folder")
+    assert (world.home / "Archive" / "plan-old.txt").read_text().rstrip("\n") == (
+        "step one\nstatus: gamma"
+    )
+
+
+def test_what_is_not_visible_yet_is_found_and_then_used(world):
+    command = (
+        "K=$$\n"
+        'yad --plug=$K --tabnum=1 --form --field "Promo" "" &\n'
+        'yad --plug=$K --tabnum=2 --form --field "Voucher code:RO" "MAPLE-7" &\n'
+        'yad --notebook --key=$K --title "Shop" --width 460 --height 260 --tab "Order" '
+        '--tab "Rewards"\n'
+    )
+    got = run(
+        world,
+        command,
+        "Look through the tabs until you see the voucher code, enter it in Promo, then OK",
+    )
+    assert "MAPLE-7|" in got.stdout, got.said
+
+
+def test_values_read_on_the_screen_are_used_later(world):
+    got = run(
+        world,
+        'yad --form --title "Bill" --width 400 --field "Food:RO" "31" --field "Drinks:RO" "9" '
+        '--field "Total" ""',
+        "Type the sum of food and drinks into Total and click OK",
+    )
+    assert got.stdout.strip().split("|")[:3] == ["31", "9", "40"], got.said
+
+
+def test_a_secret_the_task_gives_is_typed_without_asking_and_never_logged(world):
+    got = run(
+        world, 'zenity --password --title "Unlock"', "Enter the password Tr0ub4dor! and unlock"
+    )
+    assert got.stdout.strip() == "Tr0ub4dor!", got.said
+    run_dir = Path(got.said["run_dir"])
+    logged = (run_dir / "steps.jsonl").read_text() + (run_dir / "report.html").read_text()
+    assert "Tr0ub4dor" not in logged
