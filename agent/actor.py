@@ -203,7 +203,7 @@ class OfflineActor:
             self._enter_scope(step)
         if step.verb == "change" and step.old and shows_words(self.screen, step.old) is None:
             self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
-        settled = settle(step, self.screen, self.state.memory, self.state.task)
+        settled = settle(step, self.screen, self.state.memory)
         for done in settled.steps:
             self.reading = settled.why
             self.do(replace(done, scope=done.scope or step.scope))

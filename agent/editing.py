@@ -284,7 +284,8 @@ def save(actor: OfflineActor, step: Step) -> None:
             path = f"~/{step.destination}/{path}"
     actor.type_into(step, replace(field, name=field.name or "File name"), path)
     actor.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"saving as {path}")
-    if _name_field(actor.screen) is not None:  # a completion list took the first Enter
+    again = _name_field(actor.screen)
+    if again is not None and again.box.iou(field.box) > 0.8:  # a completion list took Enter
         actor.blind(step, Hotkey(keys=("enter",)), None, CHANGE, "confirming the name")
 
 

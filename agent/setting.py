@@ -407,23 +407,24 @@ def _shown_year(screen: Screen, header: Element) -> int | None:
 
 
 def _day(screen: Screen, date: dt.date) -> Element | None:
-    """The day's number in the month's grid (not a neighbouring month's grey days at the ends);
-    a number OCR read together with its neighbours ("14 15 16") gets its own part of the box."""
+    """The day's number in the month's grid (not a neighbouring month's grey days at the ends):
+    a cell of its own when the screen has one, else a part of a row OCR read as one text
+    ("14 15 16"), placed by its characters."""
     day = str(date.day)
-    cells = []
+    single, merged = [], []
     for e in screen.elements:
         words = e.text.split()
         if e.kind == "container" or day not in words or not all(w.isdigit() for w in words):
             continue
         if len(words) == 1:
-            cells.append(e)
+            single.append(e)
             continue
         start = f" {e.text} ".index(f" {day} ")
         share = len(e.text)
         x = e.box.x + round(e.box.w * start / share)
         width = max(6, round(e.box.w * len(day) / share))
-        cells.append(replace(e, box=Box(x, e.box.y, width, e.box.h), text=day))
-    cells.sort(key=lambda e: (e.box.y, e.box.x))
+        merged.append(replace(e, box=Box(x, e.box.y, width, e.box.h), text=day))
+    cells = sorted(single or merged, key=lambda e: (e.box.y, e.box.x))
     if not cells:
         return None
     return cells[0] if date.day < 15 or len(cells) == 1 else cells[-1]

@@ -32,6 +32,7 @@ from clickwright.agent.grounding import (
 )
 from clickwright.agent.lexicon import Intent, lexicon, words_of
 from clickwright.agent.memory import Memory
+from clickwright.agent.setting import parse_date
 from clickwright.errors import StepFailed
 from clickwright.types import Element, Screen
 
@@ -53,7 +54,7 @@ class Settled:
     why: str = ""
 
 
-def settle(step: Step, screen: Screen, memory: Memory, task: str = "") -> Settled:
+def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
     """The step(s) `step` becomes on `screen`."""
     if step.source:
         return _sourced(step, screen, memory)
@@ -561,9 +562,10 @@ def _by_role(what: str, known: Sequence[Field]) -> tuple[list[Field], list[Field
 
 def _select(step: Step, screen: Screen) -> Settled:
     """ "select Banana and Date from the list" picks each; "Select the invoice from March" is
-    the row that shows March when there is no list called March."""
+    the row that shows March when the screen shows no option "the invoice" and no list called
+    March ("select Purple in Favourite colour" stays a choice in that list)."""
     option = step.text or ""
-    if step.target and not (_is_list(screen, step.target) and not _shown(screen, option)):
+    if step.target and not _shown(screen, option) and not _is_list(screen, step.target):
         row = step.target if _shown(screen, step.target) else f"{option} from {step.target}"
         return _pointed(Step("click", step.clause, target=row, soft=True), screen)
     parts = _parts(option)
@@ -596,12 +598,16 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     toggles = step.verb in ("check", "uncheck")
     if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
         return _labelled_verb(step, screen) or _same(step)
+    if toggles and _labelled_box(screen, target):
+        return _same(step, f"'{target}' is the label of a box")
     parts = _parts(target)
     if len(parts) > 1 and all(_shown(screen, p) for p in parts):
         many = [replace(step, target=p, soft=False) for p in parts]
         return Settled(many, "one each")
-    if lexicon().value_kind(target) == "date" or _date_words(target):
-        return Settled([Step("set", step.clause, text=target)], "a date")
+    said = step.clause.split(None, 1)[1] if len(step.clause.split()) > 1 else target
+    for words in (target, said):  # "choose the 2nd of May": the ordinal is the day
+        if parse_date(words) is not None:
+            return Settled([Step("set", step.clause, text=words)], "a date")
     row = row_words(target)
     if row != target and _shown(screen, row):
         return Settled([replace(step, target=row, soft=False)], f"the row that shows '{row}'")
@@ -609,13 +615,21 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if part and not toggles:
         return Settled([replace(step, target=part, soft=False)], f"'{part}' is shown")
     said = words_of(step.clause)
-    if lexicon().verb_at("look", said, 0) and not _toggle_named(screen, target):
+    if lexicon().verb_at("look", said, 0) and not _shown(screen, target):
         look = Step("look", step.clause, target=target)
         return Settled([look], f"no box called '{target}': it asks for a look")
     loose = reading.parse(step.clause, loose=True)
     if loose and loose[0].verb in ("look", "delete", "find", "label"):
         return settle(loose[0], screen, Memory())
     return _same(step)
+
+
+def _labelled_box(screen: Screen, words: str) -> bool:
+    """Whether `words` are shown as a label (a text, not a menu or a button): the box it names
+    may be drawn beside it as anything (a phone's switch read from pixels is an "input")."""
+    if not _shown(screen, words):
+        return False
+    return rank(screen, words)[0].element.kind in ("text", "link", "list_item", *TOGGLE_KINDS)
 
 
 def _toggle_named(screen: Screen, words: str) -> bool:
@@ -671,12 +685,6 @@ def _shown_part(screen: Screen, words: str) -> str:
             if _shown(screen, part):
                 return part
     return ""
-
-
-def _date_words(text: str) -> bool:
-    lex = lexicon()
-    words = set(words_of(text))
-    return bool(words & set(lex.months)) and any(w[:1].isdigit() for w in words)
 
 
 # ---- values read from the screen -----------------------------------------------------------------

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from clickwright.agent.critic import Expectation, changed_regions, judge
-from clickwright.agent.grounding import MIN_SCORE, normalize, of_kind, rank, text_similarity
+from clickwright.agent.grounding import (
+    MIN_SCORE,
+    fields,
+    normalize,
+    of_kind,
+    rank,
+    text_similarity,
+    unseen_sliders,
+)
 from clickwright.types import Box, Element, Frame, Screen
 
 
@@ -162,3 +170,26 @@ def test_a_word_inside_a_phrase_is_clicked_on_that_word():
     assert best.part is not None and 160 <= best.point[0] <= 210
     whole = el(1, "button", "Save", (0, 0, 80, 20))
     assert rank(screen(whole), "Save")[0].point == whole.box.center
+
+
+def test_a_control_named_like_the_task_is_a_target_not_the_task_echoed():
+    task = normalize("Sign up as Bo, with travel insurance")
+    s = screen(
+        el(0, "text", "Sign up as Bo, with travel insurance", (10, 10, 300, 20)),
+        el(1, "checkbox", "Travel insurance", (10, 50, 150, 20)),
+    )
+    assert [c.element.id for c in rank(s, "Travel", "checkbox", echo_of=task)] == [1]
+
+
+def test_a_slider_the_parser_did_not_box_is_found_between_its_label_and_its_number():
+    s = screen(
+        el(0, "text", "Room temperature", (10, 10, 150, 20)),
+        el(1, "text", "0", (240, 8, 20, 22)),  # its handle, read as a digit
+        el(2, "text", "22 °C", (330, 10, 50, 20)),
+        el(3, "text", "Nights", (10, 50, 60, 20)),
+        el(4, "input", "1", (80, 46, 80, 28)),
+    )
+    [slider] = unseen_sliders(s)
+    assert slider.label == "Room temperature" and slider.element.box.x > 160
+    assert slider.element.box.right < 330 and slider.element.id < 0
+    assert [(f.element.id, f.label) for f in fields(s)] == [(4, "Nights")]

@@ -30,7 +30,7 @@ def read(task: str, on: Screen, memory: Memory | None = None) -> list[tuple]:
     """The settled steps of the whole task as (verb, target, text) with what else they carry."""
     out, memory = [], memory or Memory()
     for step in interpret(task):
-        for s in settle(step, on, memory, task).steps:
+        for s in settle(step, on, memory).steps:
             extra = {k: v for k, v in (("old", s.old), ("scope", s.scope), ("keys", s.keys)) if v}
             out.append((s.verb, s.target, s.text, *([extra] if extra else [])))
     return out
@@ -275,3 +275,23 @@ def test_dates_are_read_in_the_ways_people_write_them():
     assert parse_date("the 1st of June 2025") == dt.date(2025, 6, 1)
     assert parse_date("June 3, 2024") == dt.date(2024, 6, 3)
     assert parse_date("soon") is None
+
+
+def test_a_list_box_named_by_its_label_stays_a_choice_and_a_switch_stays_a_box():
+    colours = screen(
+        el(0, "text", "Favourite colour", (20, 20, 130, 20)),
+        el(1, "combo", "Red", (160, 16, 150, 28)),
+        el(2, "list_item", "Purple", (160, 50, 150, 22)),
+    )
+    assert read("select Purple in Favourite colour", colours) == [
+        ("select", "Favourite colour", "Purple")
+    ]
+    phone = screen(el(0, "text", "Wi-Fi", (20, 20, 60, 20)), el(1, "toggle", "", (300, 18, 40, 24)))
+    assert read("check Wi-Fi", phone) == [("check", "Wi-Fi", None)]
+
+
+def test_clear_is_a_deletion_when_it_names_no_box():
+    editor = screen(
+        el(0, "menu", "File", (10, 5, 30, 20)), el(1, "text", "old text", (10, 40, 80, 20))
+    )
+    assert read("clear the file", editor)[0][0] == "delete"

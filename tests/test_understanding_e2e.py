@@ -74,10 +74,11 @@ def run(world: World, command: str, task: str, files: dict[str, str] | None = No
         else:
             path.write_text(text, encoding="utf-8")
     display = world.env["DISPLAY"]
+    printed = world.home.parent / "stdout.txt"
     with ExitStack() as stack:
         blank = tc._grab(display)
-        program = tc._start(["sh", "-c", command], world.env, cwd=world.home,
-                            stdout=subprocess.PIPE)  # fmt: skip
+        out = stack.enter_context(printed.open("wb"))  # a file: helpers it starts may keep it
+        program = tc._start(["sh", "-c", command], world.env, cwd=world.home, stdout=out)
         stack.callback(tc._end, program)
         tc.wait_for_window(display, blank, program)
         config = world.home.parent / "config.toml"
@@ -92,11 +93,11 @@ def run(world: World, command: str, task: str, files: dict[str, str] | None = No
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         said = json.loads(lines[-1]) if lines else {"outcome": "error", "reason": done.stderr}
         try:
-            out, _ = program.communicate(timeout=5)
+            program.wait(timeout=3)  # a dialog that was answered exits at once
         except subprocess.TimeoutExpired:
-            program.kill()
-            out, _ = program.communicate()
-        return Outcome(said, out.decode(errors="replace"), program.returncode)
+            pass
+        code = program.poll()
+    return Outcome(said, printed.read_text(encoding="utf-8", errors="replace"), code)
 
 
 def test_the_words_that_name_a_field_are_not_typed_into_it(world):
