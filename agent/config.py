@@ -60,6 +60,7 @@ ENV_VARS = {
     "CLICKWRIGHT_BASE_URL": "base_url",
 }
 _BELONG_TO_BACKEND = ("model", "base_url", "api_key_env", "protocol")
+NUMBERS = ("timeout", "connect_timeout", "tries")
 
 
 class ConfigError(ClickwrightError):
@@ -72,7 +73,11 @@ class BackendSettings:
     model: str = ""
     base_url: str | None = None
     api_key_env: str | None = None
-    timeout: float = 60.0
+    timeout: float = 20.0
+    """Seconds a try waits for the first byte of the answer; with `tries` 3 a server that
+    takes requests and never answers ends the run after about a minute."""
+    connect_timeout: float = 5.0
+    """Seconds a try waits to connect."""
     tries: int = 3
     device: str = "auto"
     """Transformers only: "auto" (a GPU when there is one), "cpu", "cuda", "cuda:1", "mps"."""
@@ -220,7 +225,11 @@ def make_backend(settings: BackendSettings) -> Backend:
         if key is None and settings.base_url is None:
             raise _no_key(settings)
         return OpenAICompatBackend(
-            settings.model, base_url=settings.base_url, api_key=key, tries=settings.tries
+            settings.model,
+            base_url=settings.base_url,
+            api_key=key,
+            tries=settings.tries,
+            connect_timeout=settings.connect_timeout,
         )
     if settings.backend == "anthropic":
         from clickwright.agent.backends.anthropic_api import AnthropicBackend
@@ -228,7 +237,11 @@ def make_backend(settings: BackendSettings) -> Backend:
         if key is None:
             raise _no_key(settings)
         return AnthropicBackend(
-            settings.model, api_key=key, base_url=settings.base_url, tries=settings.tries
+            settings.model,
+            api_key=key,
+            base_url=settings.base_url,
+            tries=settings.tries,
+            connect_timeout=settings.connect_timeout,
         )
     from clickwright.agent.backends.transformers_vlm import TransformersVLMBackend
 
@@ -263,6 +276,11 @@ def _read_file(
         where = f"{path}:{line[1]}" if line else str(path)
         raise ConfigError(
             f"{where}: malformed TOML ({str(error).split(' (at')[0]})",
+            "fix the file, or point CLICKWRIGHT_CONFIG at another",
+        ) from None
+    except RecursionError:  # tomllib recurses once per nested array or table
+        raise ConfigError(
+            f"{path}: malformed TOML (values nested too deeply)",
             "fix the file, or point CLICKWRIGHT_CONFIG at another",
         ) from None
     roles = data.pop("roles", {})
@@ -327,8 +345,8 @@ def _problem(key: str, value: Any) -> tuple[str, str] | None:
         return (f"unknown coords {value!r}", f"use one of {', '.join(COORDS)}")
     if key == "protocol" and value not in PROTOCOLS:
         return (f"unknown protocol {value!r}", f"use one of {', '.join(PROTOCOLS)}")
-    if key in ("timeout", "tries"):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    if key in NUMBERS:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1e9:
             return (f"{key} must be a positive number, not {value!r}", "")
         if key == "tries" and not isinstance(value, int):
             return (f"tries must be a whole number, not {value!r}", "")

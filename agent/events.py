@@ -1,8 +1,9 @@
 """Run events: how the CLI, the panel and anything else watch a run while it runs.
 
 A run calls its observer when it starts (with its run folder), for every frame it captures and
-every screen it parses, just before every action, for every recorded step, and when it ends
-(with the result and its usage). Nobody wraps a device or a parser to find out.
+every screen it parses, while a model call waits for its answer, just before every action, for
+every recorded step, and when it ends (with the result and its usage). Nobody wraps a device or
+a parser to find out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,29 @@ from clickwright.types import Action, Frame, RunRecord, Screen, StepRecord
 
 Point = tuple[int, int]
 Outcome = Literal["done", "failed", "stopped", "question", "error"]
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A model call not answered yet: what the terminal and the panel show while it lasts."""
+
+    model: str
+    endpoint: str
+    seconds: float
+    """Since this try began."""
+    attempt: int
+    tries: int
+    retrying: str = ""
+    """Why the previous try failed, when this one is a retry."""
+    over: bool = False
+    """The wait is over (an answer or an error came): the last report of a call that waited."""
+
+    def describe(self) -> str:
+        """What a person is told: how long it waited, or that a failed try is being retried."""
+        tries = f" (try {self.attempt} of {self.tries})" if self.tries > 1 else ""
+        if self.retrying and not self.seconds:
+            return f"{self.retrying}; trying again{tries}"
+        return f"waiting for {self.model} at {self.endpoint}: {self.seconds:.0f} s{tries}"
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,10 @@ class RunObserver:
     def action(self, action: Action, point: Point | None) -> None:
         """About to act at `point` (frame pixels), after approval."""
 
+    def waiting(self, waiting: Waiting) -> None:
+        """A model call is still waiting for its answer (about once a second), then once more
+        when the wait is `over`."""
+
     def step(self, step: StepRecord, run_dir: Path) -> None:
         """A step as written to `steps.jsonl` (secrets redacted), frames named relative to
         `run_dir`."""
@@ -82,6 +110,10 @@ class Observers(RunObserver):
     def action(self, action: Action, point: Point | None) -> None:
         for o in self.observers:
             o.action(action, point)
+
+    def waiting(self, waiting: Waiting) -> None:
+        for o in self.observers:
+            o.waiting(waiting)
 
     def step(self, step: StepRecord, run_dir: Path) -> None:
         for o in self.observers:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from clickwright.agent.backends.base import Backend
 from clickwright.agent.budget import FREE, Price, is_local, price_of
 from clickwright.agent.config import BackendSettings, ConfigError, ModelSettings, make_backend
+from clickwright.agent.events import Waiting
 from clickwright.agent.protocols import ModelSpec, choose
 from clickwright.agent.protocols.actor import ProtocolActor
 from clickwright.agent.roles import (
@@ -19,7 +20,7 @@ from clickwright.agent.roles import (
     Notetaker,
     Planner,
 )
-from clickwright.agent.state import RunState
+from clickwright.agent.state import RunState, Stopped
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ def build_team(config: ModelSettings, state: RunState) -> Team:
         if not _plays(role, settings, config, spec):
             return None
         if settings not in backends:
-            backends[settings] = make_backend(settings)
+            backends[settings] = made = make_backend(settings)
+            made.on_wait = lambda waiting: _waiting(state, waiting)
         price = price_for(settings, config, state.settings.max_cost)
         if spec is not None and role == "actor":
             return ProtocolActor(backends[settings], settings, state, price, spec)
@@ -113,3 +115,12 @@ def build_team(config: ModelSettings, state: RunState) -> Team:
         critic=Critic(model("critic", ModelCritic)),  # type: ignore[arg-type]
         notetaker=model("notetaker", Notetaker),  # type: ignore[arg-type]
     )
+
+
+def _waiting(state: RunState, waiting: Waiting) -> None:
+    """A model call still waiting: the run's observers hear of it, and a stop (the hotkey, the
+    panel's button) or the time limit ends the wait instead of coming after the answer."""
+    state.observer.waiting(waiting)
+    if state.stop.is_set():
+        raise Stopped("stopped by the user")
+    state.budget.check(state.log.steps, state.usage)

@@ -56,6 +56,13 @@ def run(
     api_key_env: Annotated[
         str | None, typer.Option(help="Environment variable that holds the API key.")
     ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a model call waits for its answer to begin, per try (default 20; "
+            "3 tries).",
+        ),
+    ] = None,
     role: Annotated[
         list[str] | None,
         typer.Option(
@@ -99,7 +106,13 @@ def run(
     from clickwright.app.report import run_and_report
 
     check_task(task)
-    flags = {"backend": backend, "model": model, "base_url": base_url, "api_key_env": api_key_env}
+    flags = {
+        "backend": backend,
+        "model": model,
+        "base_url": base_url,
+        "api_key_env": api_key_env,
+        "timeout": timeout,
+    }
     models = load_settings(flags, parse_role_flags(role or []))
     if not models.for_role("planner").is_model and not models.for_role("actor").is_model:
         interpret(task)  # a task the planner cannot read fails before any display starts
@@ -164,6 +177,8 @@ EXIT_CODES = {"done": 0, "error": 2}
 
 def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
     """`["grounder.backend=transformers", "grounder.model=/m"]` as per-role settings."""
+    from clickwright.agent.config import NUMBERS
+
     roles: dict[str, dict[str, Any]] = {}
     for value in values:
         name, _, setting = value.partition(".")
@@ -173,9 +188,9 @@ def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:
                 f"bad --role {value!r}", "use ROLE.KEY=VALUE, e.g. --role actor.model=gpt-4o"
             )
         number: Any = given
-        if key in ("timeout", "tries"):
+        if key in NUMBERS:
             try:
-                number = float(given) if key == "timeout" else int(given)
+                number = int(given) if key == "tries" else float(given)
             except ValueError:
                 raise ClickwrightError(f"bad --role {value!r}: {key} must be a number") from None
         roles.setdefault(name.strip(), {})[key.strip()] = number

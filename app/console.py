@@ -9,9 +9,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.status import Status
 
-from clickwright.agent.events import RunObserver
-from clickwright.types import OUTCOME_TONE, STATUS_TONE, StepRecord
+from clickwright.agent.events import RunObserver, RunResult, Waiting
+from clickwright.types import OUTCOME_TONE, STATUS_TONE, Action, StepRecord
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
@@ -32,11 +33,52 @@ def print_step(step: StepRecord, run_dir: Path | None = None) -> None:
     )
 
 
+PROGRESS_LINE = 10
+"""Seconds between two lines saying a model call still waits, when the output is no terminal."""
+
+
 class Printer(RunObserver):
-    """The terminal's view of a run: one line per step."""
+    """The terminal's view of a run: one line per step, and how long a model call has waited
+    (a status line on a terminal, else a line every PROGRESS_LINE seconds and at every retry)."""
+
+    def __init__(self) -> None:
+        self._status: Status | None = None
+        self._said: tuple[int, int] = (0, 0)
+
+    def waiting(self, waiting: Waiting) -> None:
+        if waiting.over:
+            self._done_waiting()
+            return
+        line = f"  [dim]{escape(waiting.describe())}[/]"
+        if waiting.retrying and not waiting.seconds:
+            self._done_waiting()
+            out.print(line)
+            return
+        if out.is_terminal:
+            if self._status is None:
+                self._status = out.status(line)
+                self._status.start()
+            self._status.update(line)
+            return
+        said = (waiting.attempt, int(waiting.seconds) // PROGRESS_LINE)
+        if said[1] and said != self._said:
+            self._said = said
+            out.print(line)
+
+    def _done_waiting(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+    def action(self, action: Action, point: tuple[int, int] | None) -> None:
+        self._done_waiting()
 
     def step(self, step: StepRecord, run_dir: Path) -> None:
+        self._done_waiting()
         print_step(step, run_dir)
+
+    def ended(self, result: RunResult) -> None:
+        self._done_waiting()
 
 
 def outcome_line(outcome: str, reason: str) -> str:

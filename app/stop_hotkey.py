@@ -81,7 +81,10 @@ class _X11Grab(threading.Thread):
         super().__init__(name="clickwright-stop-hotkey", daemon=True)
         from Xlib import XK, X
         from Xlib.display import Display
-        from Xlib.error import BadAccess, CatchError
+        from Xlib.error import BadAccess, CatchError, ConnectionClosedError, XError
+
+        self._gone = (OSError, ValueError, ConnectionClosedError, XError)
+        """What reading or closing a display that went away raises."""
 
         self._on_press = on_press
         self._halt = threading.Event()
@@ -101,17 +104,23 @@ class _X11Grab(threading.Thread):
         self._key_press = X.KeyPress
 
     def run(self) -> None:
+        """Until closed, or until the display goes away (the person logged out, a display
+        that was stopped): then there is no keyboard left to watch, and nothing to say."""
         display = self._display
-        while not self._halt.is_set():
-            select.select([display], [], [], 0.2)
-            while display.pending_events():
-                if display.next_event().type == self._key_press:
-                    self._on_press()
+        try:
+            while not self._halt.is_set():
+                select.select([display], [], [], 0.2)
+                while display.pending_events():
+                    if display.next_event().type == self._key_press:
+                        self._on_press()
+        except self._gone:
+            return
 
     def close(self) -> None:
         self._halt.set()
         self.join(timeout=2)
-        self._display.close()
+        with contextlib.suppress(*self._gone):
+            self._display.close()
 
 
 class _PynputHotkey:

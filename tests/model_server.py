@@ -13,11 +13,13 @@ GET /v1/models lists `models`.
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
+import socket
 import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -291,6 +293,26 @@ class ModelServer:
                 pass
 
         return Handler
+
+
+@contextlib.contextmanager
+def unconnectable() -> Iterator[str]:
+    """The URL of a loopback port that neither refuses nor accepts a connection (its listen
+    queue is full), as a server behind a firewall that drops packets looks to a client."""
+    with socket.socket() as server, contextlib.ExitStack() as fillers:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        address = server.getsockname()
+        for _ in range(16):  # connect until the queue takes no more
+            filler = fillers.enter_context(socket.socket())
+            filler.settimeout(0.5)
+            try:
+                filler.connect(address)
+            except TimeoutError:
+                break
+        else:
+            raise RuntimeError("the listen queue never filled")
+        yield f"http://{address[0]}:{address[1]}/v1"
 
 
 # ---- the computer-use conversations' documented rules --------------------------------------

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,9 +18,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from clickwright.agent.backends import base as backends
+from clickwright.agent.backends.anthropic_api import AnthropicBackend
+from clickwright.agent.backends.base import Message, ModelTimeout
+from clickwright.agent.backends.openai_compat import OpenAICompatBackend
+from clickwright.agent.config import BackendSettings, ConfigError, load_settings
 from clickwright.agent.demos.format import load_demo, remove_demo
 from clickwright.agent.demos.replay import replay_demo
-from clickwright.agent.events import Observers, RunObserver
+from clickwright.agent.events import Observers, RunObserver, Waiting
 from clickwright.agent.loop import run_task
 from clickwright.agent.runlog import (
     REDACTED,
@@ -36,6 +42,7 @@ from clickwright.devices.desktop import off_corner
 from clickwright.errors import ClickwrightError, DemoError, StorageError, TaskError
 from clickwright.types import Box, Element, Frame, Screen, StepRecord
 from tests.conftest import run_cli
+from tests.model_server import ModelServer, Reply, unconnectable
 from tests.test_demos import write_demo
 
 PASSWORD = Element(1, Box(100, 100, 200, 30), "input", "", interactive=True, name="Pasword:")
@@ -558,3 +565,120 @@ def test_a_disk_too_full_to_begin_a_run_leaves_no_half_folder(tmp_path):
         with pytest.raises(StorageError, match="No space left"):
             RunLog(small / "runs", "click Save")
         assert not list((small / "runs").iterdir())
+
+
+# ---- model endpoints that do not answer ------------------------------------------------------
+
+PROMPT = [Message("user", ["Where is Save?"])]
+NEVER = Reply(delay=600)
+"""Taken, never answered: the server holds the request until the test ends."""
+
+
+def api_backend(kind: str, url: str, **options):
+    options.setdefault("backoff", 0.01)
+    if kind == "openai":
+        return OpenAICompatBackend("m", base_url=url + "/v1", api_key="k", **options)
+    return AnthropicBackend("m", base_url=url, api_key="k", **options)
+
+
+@pytest.fixture
+def often(monkeypatch):
+    """Progress reported every 50 ms, so that short time-outs are reported on too."""
+    monkeypatch.setattr(backends, "PROGRESS_EVERY", 0.05)
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_an_endpoint_that_never_answers_is_given_up_after_bounded_tries(often, kind):
+    with ModelServer([NEVER] * 3) as server:
+        backend = api_backend(kind, server.url, tries=3)
+        heard: list[Waiting] = []
+        backend.on_wait = heard.append
+        with pytest.raises(ModelTimeout, match=r"answer within 0\.5 s \(3 tries") as caught:
+            backend.chat(PROMPT, max_tokens=8, timeout=0.5)
+    assert len(server.requests) == 3
+    assert "\n" not in str(caught.value) and "--timeout" in str(caught.value)
+    assert {w.attempt for w in heard} == {1, 2, 3} and {w.tries for w in heard} == {3}
+    retries = [w for w in heard if w.retrying and not w.seconds]
+    assert [w.attempt for w in retries] == [2, 3]
+    assert retries[0].describe().endswith("did not answer within 0.5 s; trying again (try 2 of 3)")
+    assert heard[-1].over and "waiting for m at" in heard[1].describe()
+
+
+def test_an_endpoint_that_cannot_be_connected_to_is_given_up_after_bounded_tries():
+    with unconnectable() as url:
+        backend = OpenAICompatBackend("m", base_url=url, api_key="k", tries=2, backoff=0.01,
+                                      connect_timeout=0.3)  # fmt: skip
+        with pytest.raises(ModelTimeout, match=r"cannot connect to .* within 0\.3 s \(2 tries"):
+            backend.chat(PROMPT, max_tokens=8, timeout=30)
+
+
+def test_by_default_a_dead_endpoint_ends_a_run_within_about_a_minute():
+    """A server that takes the request and never answers costs `tries` first-byte time-outs
+    (and the back-off between them); one that cannot be connected to, `tries` connect ones."""
+    default = load_settings({"backend": "openai", "model": "m"}, env={}).for_role("actor")
+    backoff = sum(0.5 * 2**n for n in range(default.tries - 1))
+    assert 30 <= default.tries * default.timeout + backoff <= 65
+    assert default.tries * default.connect_timeout <= 30
+
+
+@pytest.mark.parametrize("value", [math.inf, math.nan, 0, -1, "soon"])
+def test_time_outs_must_be_positive_numbers(value):
+    with pytest.raises(ConfigError, match="must be a positive number"):
+        load_settings({"timeout": value}, env={})
+    with pytest.raises(ConfigError, match="must be a positive number"):
+        load_settings(role_flags={"actor": {"connect_timeout": value}}, env={})
+    assert load_settings({"timeout": 90.0}, env={}).default.timeout == 90.0
+
+
+def dead_model_run(tmp_path: Path, timeout: float, heard: RunObserver | None = None, **limits):
+    """A run whose model (every role) is behind a server that never answers."""
+    with ModelServer([NEVER] * 3) as server:
+        flags = {"backend": "openai", "base_url": server.url + "/v1", "model": "m"}
+        models = load_settings({**flags, "timeout": timeout}, env={})
+        stop = heard.stop if isinstance(heard, Heard) else None
+        result = run_task(
+            "save the form", Stub(), tmp_path, quick(**limits), parser=Form(), models=models,
+            observer=heard, stop=stop,
+        )  # fmt: skip
+    return result, len(server.requests)
+
+
+class Heard(RunObserver):
+    """The waits a run reports; with `stopping`, the person stops the run at the first."""
+
+    def __init__(self, stopping: bool = False) -> None:
+        self.waits: list[Waiting] = []
+        self.stopping = stopping
+        self.stop = threading.Event()
+
+    def waiting(self, waiting: Waiting) -> None:
+        self.waits.append(waiting)
+        if self.stopping:
+            self.stop.set()
+
+
+def test_a_run_whose_model_never_answers_ends_as_an_error_with_its_log(often, tmp_path):
+    heard = Heard()
+    result, asked = dead_model_run(tmp_path, 0.5, heard)
+    assert result.outcome == "error" and "did not answer within 0.5 s (3 tries" in result.reason
+    run = read_run(result.run_dir)
+    assert run.outcome == "error" and run.reason == result.reason and asked == 3
+    assert {w.attempt for w in heard.waits} == {1, 2, 3}
+
+
+def test_a_stop_while_a_model_call_waits_ends_the_wait(often, tmp_path):
+    result, asked = dead_model_run(tmp_path, 60, Heard(stopping=True))
+    assert result.outcome == "stopped" and asked == 1
+    assert read_run(result.run_dir).outcome == "stopped"
+
+
+def test_the_time_limit_ends_a_model_call_that_waits(often, tmp_path):
+    result, asked = dead_model_run(tmp_path, 60, max_time=1)
+    assert result.outcome == "failed" and "time limit of 1 s" in result.reason and asked == 1
+
+
+def test_a_config_nested_too_deeply_is_one_line(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("x = " + "[" * 5000 + "]" * 5000)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        load_settings(env={"CLICKWRIGHT_CONFIG": str(config)})

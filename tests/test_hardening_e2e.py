@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from model_server import ModelServer, Reply
 from sample_app_driver import SECRET, press_on, start_sample_app, xdotool
 
 from clickwright.agent.runlog import read_run, read_steps
@@ -303,3 +304,60 @@ def test_a_secret_is_in_no_file_a_run_writes_nor_on_the_terminal(tmp_path, task)
             assert SECRET.encode() not in path.read_bytes(), path
     elements = "".join(p.read_text() for p in (run_dir / "elements").iterdir())
     assert "[secret]" in elements  # the Name field showed it before Pro was selected: masked
+
+
+def test_a_model_endpoint_that_never_answers_ends_the_run_in_one_line(tmp_path):
+    """It takes the request and holds it: each try ends at --timeout, the retries are said as
+    they happen, and the run ends as an error (exit 2) with its log and report."""
+    runs = tmp_path / "runs"
+    with ModelServer([Reply(delay=600)] * 3) as server:
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "clickwright.app",
+                "run",
+                "save the form",
+                "--backend",
+                "openai",
+                "--base-url",
+                server.url + "/v1",
+                "--model",
+                "m",
+                "--timeout",
+                "1",
+                "--virtual",
+                "--runs-dir",
+                str(runs),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+    assert result.returncode == 2 and not result.stderr, result.stderr
+    assert "did not answer within 1 s; trying again (try 2 of 3)" in result.stdout
+    assert "error: " + server.url + "/v1 did not answer within 1 s (3 tries" in result.stdout
+    (run_dir,) = list(runs.iterdir())
+    run = read_run(run_dir)
+    assert run.outcome == "error" and "3 tries" in run.reason
+    assert (run_dir / "report.html").exists() and len(server.requests) == 3
+
+
+def test_the_stop_hotkey_outlives_the_display_it_watches(tmp_path):
+    """The display the person sits at goes away (a logout, a stopped Xvfb): the hotkey's
+    watcher ends quietly, and leaving it raises nothing."""
+    import threading
+
+    from clickwright.app.stop_hotkey import stop_hotkey
+
+    crashed: list[threading.ExceptHookArgs] = []
+    hook, threading.excepthook = threading.excepthook, crashed.append
+    try:
+        with VirtualDisplay(320, 240) as display:
+            with stop_hotkey(threading.Event(), display.name) as label:
+                assert label == "Ctrl+Shift+F12"
+                display.stop()
+                time.sleep(0.5)  # the watcher looks at its display every 0.2 s
+    finally:
+        threading.excepthook = hook
+    assert not crashed, crashed[0].exc_value

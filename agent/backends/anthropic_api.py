@@ -12,7 +12,6 @@ from clickwright.agent.backends.base import (
     WireRequest,
     bad_answer,
     png_base64,
-    sdk_errors,
 )
 from clickwright.agent.screen_scaling import ImageLimits
 
@@ -37,13 +36,14 @@ class AnthropicBackend(Backend):
         base_url: str | None = None,
         tries: int = 3,
         backoff: float = 0.5,
+        connect_timeout: float = 5.0,
     ) -> None:
         if anthropic is None:
             raise ModelError(
                 "the anthropic backend needs the anthropic package",
                 "pip install 'clickwright[api]'",
             )
-        super().__init__(model, tries=tries, backoff=backoff)
+        super().__init__(model, tries=tries, backoff=backoff, connect_timeout=connect_timeout)
         self.base_url = (base_url or ANTHROPIC_URL).rstrip("/")
         # Retries are ours (Backend.chat), so the SDK's own are off.
         self._client = anthropic.Anthropic(api_key=api_key, base_url=self.base_url, max_retries=0)
@@ -53,12 +53,12 @@ class AnthropicBackend(Backend):
     ) -> tuple[str, int, int, str]:
         system = "\n\n".join(m.text for m in messages if m.role == "system")
         turns = [_wire_turn(m) for m in messages if m.role != "system"]
-        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
+        with self._sdk_call(anthropic, timeout) as limit:
             answer = self._client.messages.create(
                 model=self.model,
                 max_tokens=max_tokens,
                 messages=turns,
-                timeout=timeout,
+                timeout=limit,
                 # Recent SDKs dropped `temperature` (current models decide it themselves); a
                 # caller that asks for sampling still gets it sent, for the models that take it.
                 extra_body={"temperature": temperature} if temperature > 0 else None,
@@ -79,16 +79,16 @@ class AnthropicBackend(Backend):
         )
 
     def models(self, *, timeout: float) -> list[str]:
-        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
-            return [model.id for model in self._client.models.list(timeout=timeout)]
+        with self._sdk_call(anthropic, timeout) as limit:
+            return [model.id for model in self._client.models.list(timeout=limit)]
 
     def _post(
         self, request: WireRequest, *, timeout: float
     ) -> tuple[dict[str, Any], int, int, str]:
         """A Messages request with beta tools (the computer tool), as the protocol built it."""
-        with sdk_errors(anthropic, url=self.base_url, model=self.model, timeout=timeout):
+        with self._sdk_call(anthropic, timeout) as limit:
             answer = self._client.beta.messages.create(
-                **request.body, extra_headers=dict(request.headers), timeout=timeout
+                **request.body, extra_headers=dict(request.headers), timeout=limit
             )
         if not isinstance(getattr(answer, "content", None), list):
             raise bad_answer(self.base_url, repr(answer))

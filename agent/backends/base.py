@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import re
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -19,6 +20,7 @@ from typing import Any, Literal, TypeVar
 import cv2
 import numpy as np
 
+from clickwright.agent.events import Waiting
 from clickwright.agent.screen_scaling import ImageLimits
 from clickwright.errors import ClickwrightError
 
@@ -120,16 +122,37 @@ class BadAnswer(ModelError):
     """The server answered with something that is not a chat answer (garbage, empty)."""
 
 
+OnWait = Callable[[Waiting], None]
+PROGRESS_EVERY = 1.0
+"""Seconds between two `Waiting` reports while a call has no answer."""
+
+
 class Backend(ABC):
-    """A chat model. `chat` adds bounded retries with exponential backoff around `_send`."""
+    """A chat model. `chat` adds bounded retries with exponential backoff around `_send`, and
+    reports each try that has no answer yet to `on_wait` (which may raise to give up)."""
 
     name: str
     image_limits = ImageLimits()
 
-    def __init__(self, model: str, *, tries: int = 3, backoff: float = 0.5) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        tries: int = 3,
+        backoff: float = 0.5,
+        connect_timeout: float = 5.0,
+    ) -> None:
         self.model = model
         self.tries = max(1, tries)
         self.backoff = backoff
+        self.connect_timeout = connect_timeout
+        self.on_wait: OnWait | None = None
+        """Told about every try still waiting for its answer; set by whoever runs the calls."""
+
+    @property
+    def endpoint(self) -> str:
+        """Where the model answers from: an API's root URL, or this machine for a local one."""
+        return str(getattr(self, "base_url", "") or "this machine")
 
     def chat(
         self,
@@ -157,18 +180,80 @@ class Backend(ABC):
         return Posted(body, input_tokens, output_tokens, model, time.monotonic() - start)
 
     def _retrying(self, call: Callable[[], T]) -> T:
-        attempt = 1
+        """`call` tried up to `tries` times while it fails in a way a later try may not; the
+        last failure says how many tries it took."""
+        attempt, retrying, started = 1, "", time.monotonic()
         while True:
             try:
-                return call()
+                return self._watched(call, attempt, retrying)
             except ModelError as error:
                 if not error.retryable or attempt >= self.tries:
-                    raise
+                    if attempt == 1:
+                        raise
+                    spent = time.monotonic() - started
+                    raise type(error)(
+                        f"{error.args[0]} ({attempt} tries, {spent:.0f} s in all)", error.hint
+                    ) from error
                 delay = self.backoff * 2 ** (attempt - 1)
                 if isinstance(error, RateLimited) and error.retry_after is not None:
                     delay = max(delay, min(error.retry_after, 60.0))
                 time.sleep(delay)
-                attempt += 1
+                attempt, retrying = attempt + 1, error.args[0]
+
+    def _watched(self, call: Callable[[], T], attempt: int, retrying: str) -> T:
+        """One try, made on a thread of its own so that this one can tell `on_wait` about the
+        wait every PROGRESS_EVERY seconds (and give up when it raises); the try itself ends
+        by its own time-outs."""
+        if self.on_wait is None:
+            return call()
+        ended: list[tuple[bool, Any]] = []
+        done = threading.Event()
+
+        def attempt_call() -> None:
+            try:
+                ended.append((True, call()))
+            except BaseException as error:  # noqa: BLE001 - raised again on the caller's thread
+                ended.append((False, error))
+            finally:
+                done.set()
+
+        def report(seconds: float, over: bool = False) -> None:
+            args = (self.model, self.endpoint, seconds, attempt, self.tries, retrying, over)
+            self.on_wait(Waiting(*args))
+
+        started = time.monotonic()
+        threading.Thread(target=attempt_call, name="clickwright-model-call", daemon=True).start()
+        waited = bool(retrying)
+        if retrying:
+            report(0.0)  # a retry is told at once, with why
+        while not done.wait(PROGRESS_EVERY):
+            waited = True
+            report(time.monotonic() - started)
+        if waited:
+            report(time.monotonic() - started, over=True)
+        ok, value = ended[0]
+        if not ok:
+            raise value
+        return value
+
+    @contextlib.contextmanager
+    def _sdk_call(self, sdk: ModuleType, timeout: float) -> Iterator[Any]:
+        """One request through a vendor SDK: yields its time-outs (`connect_timeout` to connect,
+        `timeout` for the first byte of the answer), and turns its errors into ModelErrors."""
+        try:
+            yield sdk.Timeout(timeout, connect=self.connect_timeout)
+        except Exception as error:
+            mapped = from_sdk_error(
+                sdk,
+                error,
+                url=self.endpoint,
+                model=self.model,
+                timeout=timeout,
+                connect=self.connect_timeout,
+            )
+            if mapped is None:
+                raise
+            raise mapped from error
 
     def models(self, *, timeout: float) -> list[str]:
         """The model names the server lists (GET /models); `clickwright models check` asks."""
@@ -262,7 +347,8 @@ def unreachable(url: str, error: BaseException) -> EndpointUnreachable:
 
 def timed_out(url: str, timeout: float) -> ModelTimeout:
     return ModelTimeout(
-        f"{url} did not answer within {timeout:g} s", "raise --timeout, or use a faster model"
+        f"{url} did not answer within {timeout:g} s",
+        "if the model is slow, raise --timeout (seconds per try); else check the server",
     )
 
 
@@ -271,24 +357,17 @@ def one_line(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@contextlib.contextmanager
-def sdk_errors(sdk: ModuleType, *, url: str, model: str, timeout: float) -> Iterator[None]:
-    """Turn the SDK's exceptions raised inside the block into ModelErrors; others pass."""
-    try:
-        yield
-    except Exception as error:
-        mapped = from_sdk_error(sdk, error, url=url, model=model, timeout=timeout)
-        if mapped is None:
-            raise
-        raise mapped from error
-
-
 def from_sdk_error(
-    sdk: ModuleType, error: Exception, *, url: str, model: str, timeout: float
+    sdk: ModuleType, error: Exception, *, url: str, model: str, timeout: float, connect: float
 ) -> ModelError | None:
     """The ModelError for an exception of the `openai` or `anthropic` SDK (both generated from
     one template, so their exception classes have the same names and fields)."""
     if isinstance(error, sdk.APITimeoutError):
+        if type(error.__cause__).__name__ == "ConnectTimeout":  # of the SDK's HTTP client
+            return ModelTimeout(
+                f"cannot connect to {url} within {connect:g} s",
+                "is the server up, and reachable from here? check --base-url",
+            )
         return timed_out(url, timeout)
     if isinstance(error, sdk.APIConnectionError):
         return unreachable(url, error)

@@ -13,7 +13,6 @@ from clickwright.agent.backends.base import (
     WireRequest,
     bad_answer,
     png_base64,
-    sdk_errors,
 )
 
 try:
@@ -35,12 +34,13 @@ class OpenAICompatBackend(Backend):
         api_key: str | None = None,
         tries: int = 3,
         backoff: float = 0.5,
+        connect_timeout: float = 5.0,
     ) -> None:
         if openai is None:
             raise ModelError(
                 "the openai backend needs the openai package", "pip install 'clickwright[api]'"
             )
-        super().__init__(model, tries=tries, backoff=backoff)
+        super().__init__(model, tries=tries, backoff=backoff, connect_timeout=connect_timeout)
         self.base_url = (base_url or OPENAI_URL).rstrip("/")
         # Local servers (vLLM, Ollama, LM Studio) take any key; the SDK insists on one.
         # Retries are ours (Backend.chat), so the SDK's own are off.
@@ -51,9 +51,9 @@ class OpenAICompatBackend(Backend):
     def _send(
         self, messages: Sequence[Message], *, max_tokens: int, temperature: float, timeout: float
     ) -> tuple[str, int, int, str]:
-        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
+        with self._sdk_call(openai, timeout) as limit:
             completion = self._client.chat.completions.create(
-                **chat_body(self.model, messages, max_tokens, temperature), timeout=timeout
+                **chat_body(self.model, messages, max_tokens, temperature), timeout=limit
             )
         choices = getattr(completion, "choices", None)
         if not choices:  # a non-JSON body arrives as str, foreign JSON as a model without fields
@@ -70,16 +70,16 @@ class OpenAICompatBackend(Backend):
         )
 
     def models(self, *, timeout: float) -> list[str]:
-        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
-            return [model.id for model in self._client.models.list(timeout=timeout)]
+        with self._sdk_call(openai, timeout) as limit:
+            return [model.id for model in self._client.models.list(timeout=limit)]
 
     def _post(
         self, request: WireRequest, *, timeout: float
     ) -> tuple[dict[str, Any], int, int, str]:
         """A Responses API request (the computer tool), as the protocol built it."""
-        with sdk_errors(openai, url=self.base_url, model=self.model, timeout=timeout):
+        with self._sdk_call(openai, timeout) as limit:
             response = self._client.responses.create(
-                **request.body, extra_headers=dict(request.headers) or None, timeout=timeout
+                **request.body, extra_headers=dict(request.headers) or None, timeout=limit
             )
         if not isinstance(getattr(response, "output", None), list):
             raise bad_answer(self.base_url, repr(response))

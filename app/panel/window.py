@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from clickwright.agent.config import ModelSettings
 from clickwright.agent.demos.format import Demo
 from clickwright.agent.demos.replay import replay_task
+from clickwright.agent.events import Waiting
 from clickwright.agent.runlog import read_steps
 from clickwright.agent.safety import Risk
 from clickwright.agent.state import RunSettings
@@ -402,6 +403,7 @@ class MainWindow(QMainWindow):
         self.worker.frame_seen.connect(self._frame_seen)
         self.worker.screen_parsed.connect(self._screen_parsed)
         self.worker.acting.connect(self._acting)
+        self.worker.waiting.connect(self._waiting)
         self.worker.held.connect(self._held)
         self.worker.ended.connect(self._ended)
         hotkey = self._hotkey.enter_context(stop_hotkey(self.control.stop_event, self.display))
@@ -507,6 +509,9 @@ class MainWindow(QMainWindow):
 
     def _acting(self, action: Action, point: tuple[int, int] | None) -> None:
         self._next = point
+
+    def _waiting(self, waiting: Waiting) -> None:
+        self.statusBar().showMessage("" if waiting.over else waiting.describe())
 
     def _held(self, holding: bool) -> None:
         if holding:

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from clickwright.agent.config import ModelSettings
 from clickwright.agent.demos.format import Demo
 from clickwright.agent.demos.replay import replay_demo
-from clickwright.agent.events import RunObserver
+from clickwright.agent.events import RunObserver, Waiting
 from clickwright.agent.loop import run_task
 from clickwright.agent.state import RunSettings
 from clickwright.app.panel.control import RunControl
@@ -59,6 +59,8 @@ class RunWorker(QObject):
     """Every screen the agent parsed (a `Screen`: the frame and its elements)."""
     acting = Signal(object, object)
     """An `Action` and the point it is about to act at (or None)."""
+    waiting = Signal(object)
+    """A model call still waiting for its answer (a `Waiting`)."""
     held = Signal(bool)
     """The run waits at the pause gate (True) or goes on (False)."""
     ended = Signal(object)
@@ -119,6 +121,9 @@ class _Signals(RunObserver):
     def action(self, action: Action, point: Point | None) -> None:
         self.worker.acting.emit(action, point)
         self.worker.control.acted()
+
+    def waiting(self, waiting: Waiting) -> None:
+        self.worker.waiting.emit(waiting)
 
     def step(self, step: StepRecord, run_dir: Path) -> None:
         self.worker.step_done.emit(step.to_json(), run_dir)
