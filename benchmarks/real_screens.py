@@ -2,7 +2,9 @@
 
 * GTK 3 dialogs (yad, zenity: a form with combo boxes and a spin box, the same form with a
   combo's popup open, a form with a calendar and a list, check and radio lists, the file
-  chooser on a folder of files), the mousepad editor and Qt's own file dialog, each on a
+  chooser on a folder of files), GTK's own demos (tree and list rows with check boxes, rows
+  holding buttons and links, spin buttons, sliders, a header bar's icon buttons), the
+  mousepad editor and Qt's own file dialog, each on a
   private Xvfb with a private D-Bus: the ground truth is their AT-SPI tree (names, values,
   roles, boxes), read by `clickwright.devices.a11y.read_atspi`; the tree is kept beside the
   frame so the parser can be measured with it and without it.
@@ -11,11 +13,16 @@
   `accessible_launch` (`--force-renderer-accessibility`) so its AT-SPI tree holds the page
   (kept like the programs' trees); the ground truth comes from the DOM as in `screens.py`
   (small native check boxes and radios, sidebar links in text colour, mail rows with 16 px
-  icon buttons, a selectable table).
+  icon buttons, a selectable table, a documentation page with a top navigation and a
+  contents list in text colour, a task table with check boxes, row and header icon buttons,
+  tabs and page links).
 
 Every screen has a `split`: "dev" screens are the ones the parser was tuned on; "held-out"
 ones (`HELD_OUT`, chosen before tuning, see `benchmarks/README.md`) were not looked at while
 tuning, and are reported apart.
+
+The device readers are imported where a screen is shot, not at the top, so that `parser.py
+--beside` can load this module's truth readers under an older engine's package.
 
 Written to `benchmarks/.real_screens/` (git ignores dot folders there) on first use:
 
@@ -36,15 +43,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mss
 import numpy as np
 from PIL import Image
 
 from clickwright.a11y import A11yNode
-from clickwright.devices.a11y import accessible_launch, read_atspi
-from clickwright.devices.virtual_display import VirtualDisplay
 from clickwright.types import INTERACTIVE_KINDS, Box
+
+if TYPE_CHECKING:
+    from clickwright.devices.virtual_display import VirtualDisplay
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -92,6 +101,15 @@ PROGRAMS: dict[str, list[str]] = {
         "app.exec()\n",
     ],
     "tk-controls": [sys.executable, str(ROOT / "tests" / "fixtures" / "tk_controls.py")],
+    # GTK's own demos, each over the demo list's window: tree and list rows with 16 px check
+    # boxes, a selected row, rows holding buttons and links, spin buttons, sliders, a header
+    # bar's icon-only buttons
+    "gtk-demo-tree": ["gtk3-demo", "--run=tree_store"],
+    "gtk-demo-list": ["gtk3-demo", "--run=list_store"],
+    "gtk-demo-listbox": ["gtk3-demo", "--run=listbox"],
+    "gtk-demo-spin": ["gtk3-demo", "--run=spinbutton"],
+    "gtk-demo-scale": ["gtk3-demo", "--run=scale"],
+    "gtk-demo-header": ["gtk3-demo", "--run=headerbar"],
     # held-out: not looked at while tuning
     "held-gtk-list": [
         "zenity", "--list", "--title=Tasks", "--text=Pick a task", "--width=460",
@@ -117,7 +135,10 @@ PROGRAMS: dict[str, list[str]] = {
     ],
 }  # fmt: skip
 OPEN_MENU = {"gtk-combo-open": ("combo", ""), "held-gtk-editor-menu": ("menu", "Edit")}
-REAL_PAGES = ("web-mail", "web-settings", "web-files", "held-web-shop", "held-web-admin")
+REAL_PAGES = (
+    "web-mail", "web-settings", "web-files", "web-docs", "web-tracker", "held-web-shop",
+    "held-web-admin",
+)  # fmt: skip
 HELD_OUT = frozenset(n for n in (*PROGRAMS, *REAL_PAGES) if n.startswith("held-"))  # README
 FILES = {
     "notes.txt": "Shopping list\n- apples\n- flour\n\nCall Grace about the meeting on Friday.\n",
@@ -131,6 +152,8 @@ FILES = {
 @contextmanager
 def session(display: VirtualDisplay) -> Iterator[dict[str, str]]:
     """A private session D-Bus on `display`, its AT-SPI bus started on demand."""
+    from clickwright.devices.a11y import read_atspi
+
     runtime = tempfile.mkdtemp(prefix="cw-real-")
     env = {**os.environ, **display.env(), "XDG_RUNTIME_DIR": runtime, "GTK_THEME": "Adwaita"}
     daemon = subprocess.Popen(
@@ -180,8 +203,9 @@ def tree_truth(nodes: list[A11yNode]) -> Json:
     """Texts and controls from an AT-SPI tree, as far as they are drawn: a node is cut to the
     scroll panes it sits in (a table's columns scrolled out of sight are not drawn) and left
     out under a window shown over its own (an open popup); an icon button's name is no drawn
-    text; the cells of one table row make one row, and a node reached twice (a popup's menu,
-    under its combo box and under its window) counts once."""
+    text; the cells of one table row make one row, a column header that takes the focus is a
+    button (clicked, it sorts by its column), and a node reached twice (a popup's menu, under
+    its combo box and under its window) counts once."""
     texts, controls, cells = [], [], []
     seen: set[tuple[str, Box, str]] = set()
     for node, box in drawn(nodes):
@@ -201,6 +225,8 @@ def tree_truth(nodes: list[A11yNode]) -> Json:
             cells.append(replace(node, box=box))
         elif node.kind in INTERACTIVE_KINDS and (node.interactive or node.kind == "menuitem"):
             controls.append({"kind": node.kind, "box": list(box), "text": label, "name": ""})
+        elif node.role in HEADERS and "focusable" in node.states:
+            controls.append({"kind": "button", "box": list(box), "text": label, "name": ""})
     rows: list[list[A11yNode]] = []
     for cell in sorted(cells, key=lambda c: (c.box.y, c.box.x)):
         row = next(
@@ -221,6 +247,7 @@ def tree_truth(nodes: list[A11yNode]) -> Json:
 
 
 ICON_KINDS = ("button", "toggle", "icon")
+HEADERS = ("table column header", "column header")  # focusable ones sort their column: buttons
 ICON_SIDE = 40  # a button this narrow and no wider than tall shows a picture: its name is not drawn
 VISIBLE = 0.6  # share of a text's box that must be drawn for it to count as a text on screen
 CLIPPING = ("scroll pane", "viewport", "tree", "table", "tree table", "list", "list box")
@@ -270,6 +297,8 @@ def open_popup(display: VirtualDisplay, nodes: list[A11yNode], kind: str, name: 
 
 def shoot_program(name: str, display: VirtualDisplay, env: dict[str, str], work: Path) -> Json:
     """Start one program, wait for its tree (or Tk's truth file), capture, close."""
+    from clickwright.devices.a11y import read_atspi
+
     truth_file = work / "tk-truth.json"
     command = [part.replace("{work}", str(work)) for part in PROGRAMS[name]]
     command += ["--truth", str(truth_file)] if name == "tk-controls" else []
@@ -365,6 +394,8 @@ def shoot_page(name: str, display: VirtualDisplay, env: dict[str, str], work: Pa
     the tree has stopped growing; the truth from the DOM (`screens.dom_truth`)."""
     from screens import dom_truth, page_html
 
+    from clickwright.devices.a11y import accessible_launch, read_atspi
+
     page = work / f"{name}.html"
     page.write_text(page_html(name), encoding="utf-8")
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
@@ -400,6 +431,8 @@ def shoot_page(name: str, display: VirtualDisplay, env: dict[str, str], work: Pa
 def generate(out: Path, only: set[str] | None = None) -> int:
     """Write the real screens (those named in `only`, else all) to `out`; the number written."""
     from screens import save
+
+    from clickwright.devices.virtual_display import VirtualDisplay
 
     out.mkdir(parents=True, exist_ok=True)
     count = 0

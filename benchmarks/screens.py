@@ -746,6 +746,10 @@ SVG = {  # 16 px icons drawn in the page, for icon buttons inside rows
     "share": '<circle cx="4" cy="8" r="2" fill="#555"/><circle cx="12" cy="3" r="2" '
     'fill="#555"/><circle cx="12" cy="13" r="2" fill="#555"/><path d="M4 8L12 3M4 8l8 5" '
     'stroke="#555"/>',
+    "edit": '<path d="M2 14l1-4 8-8 3 3-8 8zM10 3l3 3" fill="none" stroke="#555"/>',
+    "close": '<path d="M3 3l10 10M13 3L3 13" stroke="#555" stroke-width="1.5"/>',
+    "settings": '<circle cx="8" cy="8" r="2.5" fill="none" stroke="#555"/><path d="M8 1v3M8 '
+    '12v3M1 8h3M12 8h3M3 3l2 2M11 11l2 2M13 3l-2 2M5 11l-2 2" stroke="#555"/>',
 }
 
 
@@ -774,6 +778,18 @@ REAL_CSS = """
 .tiny { padding: 1px; border: none; background: none; width: 20px; height: 20px; }
 .small { font-size: 13px; } .small input { margin: 0 4px 0 0; }
 tr.sel { background: #cfe3ff; }
+.topnav { display: flex; align-items: center; gap: 26px; padding: 10px 0; font-size: 14px;
+  border-bottom: 1px solid #ddd; } .topnav a { color: #333; text-decoration: none; }
+.topnav input { margin-left: auto; }
+.toc { position: absolute; left: 24px; top: 70px; width: 170px; font-size: 13px; }
+.toc a { display: block; color: #333; text-decoration: none; padding: 4px 8px; }
+.toc a.here { border-left: 3px solid #1a73e8; font-weight: bold; }
+.doc { margin-left: 220px; font-size: 13px; } .crumbs a { color: #555; }
+.head { display: flex; align-items: center; gap: 8px; width: 560px; padding: 6px 0; }
+.head b { flex: 1; font-size: 15px; }
+.tabs span { display: inline-block; padding: 6px 14px; border-bottom: 2px solid #ddd; }
+.tabs span:first-child { border-color: #1a73e8; }
+.pages a { color: #333; margin-right: 8px; }
 """
 REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
     "web-mail": (
@@ -829,6 +845,56 @@ REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
             )
         )
         + "</table></div>",
+    ),
+    "web-docs": (
+        "light",
+        '<div class="topnav"><b>Quill Docs</b>'
+        + "".join(f'<a href="#">{n}</a>' for n in ("Guides", "Reference", "Blog", "Download"))
+        + '<input placeholder="Search docs"></div><div class="toc"><p>On this page</p>'
+        + "".join(
+            f'<a href="#"{" class=here" * (n == "Install")}>{n}</a>'
+            for n in ("Overview", "Install", "Configure", "Plugins", "Troubleshooting")
+        )
+        + """</div><div class="doc"><p class="crumbs"><a href="#">Docs</a> / <a href="#">Guides</a>
+ / Install</p><h3>Install Quill</h3><p>Pick your platform and the parts you need.</p>
+<div class="row">Platform <label><input type="radio" name="p" checked>Linux</label>
+<label><input type="radio" name="p">macOS</label>
+<label><input type="radio" name="p">Windows</label></div>
+<div class="row"><label><input type="checkbox" checked>Include the extras</label></div>
+<div class="row"><label><input type="checkbox">Use a virtual environment</label></div>
+<div class="row"><label class="name" for="v">Version</label><select id="v"><option>2.4 (latest)
+</option><option>2.3</option></select></div>
+<div class="row"><label class="name" for="j">Workers</label>
+<input id="j" type="number" value="2" min="1" max="16"></div>
+<div class="row"><label class="name" for="q">Verbosity</label>
+<input id="q" type="range" value="70"></div>
+<div class="row"><button>Copy command</button></div></div>""",
+    ),
+    "web-tracker": (
+        "light",
+        '<div class="small"><div class="head"><b>Sprint 14</b>'
+        + icon_button("settings")
+        + icon_button("close")
+        + '</div><div role="tablist" class="tabs"><span role="tab">Open</span>'
+        '<span role="tab">In review</span><span role="tab">Done</span></div>'
+        '<table role="listbox"><tr><th></th><th>Id</th><th>Task</th><th>Owner</th><th></th></tr>'
+        + "".join(
+            f'<tr role="row"{" class=sel" * (i == 1)}><td><input type="checkbox"'
+            f'{" checked" * (i == 1)}></td><td>{n}</td><td>{t}</td><td>{o}</td><td>'
+            + icon_button("edit")
+            + icon_button("delete")
+            + "</td></tr>"
+            for i, (n, t, o) in enumerate(
+                [
+                    ("T-101", "Fix the login timeout", "Mei"),
+                    ("T-102", "Write release notes", "Omar"),
+                    ("T-103", "Update the icons", "Lena"),
+                    ("T-104", "Review the cache patch", "Ravi"),
+                ]
+            )
+        )
+        + '</table><p class="pages"><a href="#">Previous</a> <a href="#">1</a> <a href="#">2</a>'
+        ' <a href="#">Next</a></p></div>',
     ),
 }
 

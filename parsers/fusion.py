@@ -11,12 +11,13 @@ roles, names and states win, and the pixels keep what the tree does not know.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from clickwright.parsers.links import nav_bar
 from clickwright.parsers.menus import menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
@@ -29,12 +30,13 @@ FIELDS = ("input", "combo")  # widgets that take a name from a label beside or a
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
-LOOKALIKES = frozenset("口回□厂OoQ0DCVvL")  # what OCR reads a check box or radio glyph as
+LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ")  # what OCR reads a check box or radio glyph as
 LEADING_ICON = 18  # px: a named icon this large at the start of a text is no letter of it
 ICON_SLACK = 3  # px
 LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a tool button
 SPLIT_SLACK = 0.1  # how far (share of a line) a toggle may sit from the space it splits at
 LINE = 24  # a typical line height in pixels: the most of an item's height that sets its row
+BAR_GAP = 1.5  # characters' widths between two phrases in one field that make it a bar
 
 _T = TypeVar("_T")
 
@@ -58,7 +60,7 @@ def fuse(
     what they hold, and a check box or radio inside one keeps its own small box (a row's label
     selects the row, not the check box), named after its label, which stays a text of its own.
     """
-    rows = rows or []
+    rows = [r for r in rows or [] if not _in_cell(r, widgets)]
     texts = _split_at_toggles(texts, [w for w in widgets if w.kind in TOGGLES])
     menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
     widgets = [_as_icon_button(w, texts) for w in widgets]
@@ -67,7 +69,7 @@ def fuse(
     kept = [
         w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts, icons)
     ]
-    kept = [_as_tile_button(w, texts) for w in kept]
+    kept = [_as_tile_button(w, texts) for w in kept if not _is_row(w, rows)]
     widgets = [_as_bar(w, texts) for w in kept]
     bars = [
         w.box
@@ -116,6 +118,13 @@ def fuse(
     names = _name_fields([(i, w) for i, w in enumerate(hosts) if w.kind in FIELDS], free)
     for index, widget in enumerate(hosts):
         contents = _reading_order(inside.get(index, []), lambda t: t.box)
+        if widget.kind == "list_item":  # a cell's reading of its check box or icons
+            marks = icons + [t.box for t in toggles]
+            contents = [
+                t
+                for t in contents
+                if not (is_glyph(t.text) and any(t.box.intersection(m) for m in marks))
+            ]
         if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
             contents = [t for t in contents if not is_glyph(t.text)]
         if widget.kind == "combo" and not _closes(widget, contents):
@@ -123,7 +132,10 @@ def fuse(
             contents = [t for t in contents if not (is_glyph(t.text) and t.box.x >= arrow)]
         name = names.get(index, "")
         if widget.kind in ("input", "list_item") and _stacked(contents):
-            parts.extend(_list_elements(widget, contents, name))
+            in_rows = all(any(r.box.contains_point(*t.box.center) for r in rows) for t in contents)
+            items = [] if in_rows else contents  # the rows found are its items
+            parts.extend(_list_elements(widget, items, name))
+            free.extend(contents if in_rows else [])
             continue
         if _closes(widget, contents):  # a title bar whose close button looks like an arrow
             parts.append(replace(_widget_element(widget), kind="container"))
@@ -148,8 +160,41 @@ def fuse(
         )
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
-    parts.extend(_free_text(t, bars, menus.get(id(t))) for t in free)
+    navigation = {id(free[i]) for i in nav_bar(free) if id(free[i]) not in menus}
+    parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation) for t in free)
     return numbered(parts + [_row_text(row, parts) for row in rows])
+
+
+SCRIPT_SHARE = 0.8  # share of a frame's texts in other scripts above which a lone glyph is stray
+
+
+def without_stray_glyphs(texts: Sequence[TextBox]) -> tuple[TextBox, ...]:
+    """Drop one or two CJK characters standing alone on a screen written in another script:
+    the multilingual OCR's reading of an icon (a file's page as "首", a spinner as "光")."""
+    cjk = [any(_is_cjk(c) for c in t.text) for t in texts]
+    if not texts or sum(cjk) > (1 - SCRIPT_SHARE) * len(texts):
+        return tuple(texts)
+    return tuple(
+        t for t, is_cjk in zip(texts, cjk, strict=True) if not (is_cjk and is_glyph(t.text))
+    )
+
+
+def _is_cjk(character: str) -> bool:
+    return unicodedata.east_asian_width(character) in ("W", "F") and character.isalpha()
+
+
+def _in_cell(row: Element, widgets: list[Widget]) -> bool:
+    """A "row" inside one table cell (what the cells of a column hold, stacked): the cell
+    stands for it."""
+    return any(w.kind == "list_item" and w.box.contains(row.box, slack=3) for w in widgets)
+
+
+def _is_row(widget: Widget, rows: list[Element]) -> bool:
+    """A field, button or cell that is one of the rows found (a selected row drawn like a
+    field, a one-column table's cell): the row stands for it."""
+    return widget.kind in ("input", "button", "combo", "list_item") and any(
+        widget.box.iou(r.box) >= 0.5 for r in rows
+    )
 
 
 def _row_text(row: Element, parts: list[Element]) -> Element:
@@ -347,9 +392,21 @@ def _label_key(text: str) -> str:
     return " ".join(text.casefold().replace("&", "").split()).rstrip(":：").strip()
 
 
-def _free_text(text: TextBox, bars: list[Box], title: str | None = None) -> Element:
+def _free_text(
+    text: TextBox, bars: list[Box], title: str | None = None, navigation: bool = False
+) -> Element:
     """A text on its own; in a menu bar (`title`: its spelling there) or a toolbar it is an
-    item to click, not a caption."""
+    item to click, not a caption, and in a navigation bar a link."""
+    if navigation:
+        return Element(
+            id=0,
+            box=text.box,
+            kind="link",
+            text=text.text,
+            source="merged",
+            score=text.score,
+            interactive=True,
+        )
     if title is not None or any(bar.contains_point(*text.box.center) for bar in bars):
         return Element(
             id=0,
@@ -415,17 +472,25 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
 
 def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
     """A field or button holding several phrases side by side is a bar (a menu bar, a
-    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label.
+    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label
+    (two words OCR read apart at a word's gap, "2.4" "(latest)", are one value).
     A glyph beside a word is a picture OCR read (a file button's folder as "C"), not an item."""
     if widget.kind not in ("input", "button"):
         return widget
-    held = [t.box for t in texts if _host(t.box, [widget]) is not None and not is_glyph(t.text)]
+    held = [t for t in texts if _host(t.box, [widget]) is not None and not is_glyph(t.text)]
     side_by_side = any(
-        a.x < b.x and abs(a.center[1] - b.center[1]) <= max(a.h, b.h) / 2
+        a.box.x < b.box.x
+        and abs(a.box.center[1] - b.box.center[1]) <= max(a.box.h, b.box.h) / 2
+        and b.box.x - a.box.right >= BAR_GAP * (_advance(a) + _advance(b)) / 2
         for a in held
         for b in held
     )
     return replace(widget, kind="container") if side_by_side else widget
+
+
+def _advance(text: TextBox) -> float:
+    """The average width of a character of `text`, in pixels."""
+    return text.box.w / max(1, len(text.text))
 
 
 def _widget_element(widget: Widget) -> Element:
@@ -588,7 +653,7 @@ def _space_at(text: TextBox, x: int) -> int | None:
 
 def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
     """OCR's reading of a check box or radio itself: symbols ("●", "✓") or one look-alike
-    letter ("C" for a Tk radio, "V" for a GTK tick) over a toggle."""
+    letter ("C" for a Tk radio, "V" or "J" for a GTK tick) over a toggle."""
     letters = text.text.strip()
     if any(c.isalnum() for c in letters) and not (len(letters) == 1 and letters in LOOKALIKES):
         return False

@@ -34,7 +34,7 @@ def titles() -> dict[str, str]:
 def menu_bar(texts: list[TextBox]) -> dict[int, str]:
     """Indices of the texts that are menu bar items -> their (corrected) titles."""
     found: dict[int, str] = {}
-    for line in _lines(texts):
+    for line in lines_of(texts):
         items = [i for i in line if len(texts[i].text.split()) <= MAX_WORDS]
         if len(items) != len(line) or len(items) < MIN_ITEMS:
             continue
@@ -49,7 +49,7 @@ def menu_bar(texts: list[TextBox]) -> dict[int, str]:
     return found
 
 
-def _lines(texts: list[TextBox]) -> list[list[int]]:
+def lines_of(texts: list[TextBox]) -> list[list[int]]:
     """Indices of texts grouped into lines (centres within half a height), left to right."""
     lines: list[list[int]] = []
     for index in sorted(range(len(texts)), key=lambda i: texts[i].box.center[1]):

@@ -38,6 +38,8 @@ TOGGLES = ("checkbox", "radio")
 HIGHLIGHT = 60  # spread of a colour's channels from which it is a highlight, not grey
 BAR_RATIO = 6  # a box this many times wider than tall is a band across a list
 GAP = 1.5  # one step of a run may be this many pitches long (a separator between groups)
+TREE_INDENT = 3  # pitches: how far left of a run's column a tree's parent rows may start
+TREE_REACH = 4  # rows: the farthest a row on a run's grid may be from the next one held
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,16 @@ def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -
     them the text of what they hold) and with ids 0."""
     widgets = [w for w in widgets if not _highlight_band(pixels, w)]
     hosts = [w.box for w in widgets if w.kind in HOSTS]
-    fields = [w.box for w in widgets if w.kind in FIELDS]
-    bar = menu_bar(texts)
     hosted = hosts_of([t.box for t in texts], hosts)
+    # A field holding texts on several lines is a list box (a popup's items): they are rows.
+    lists = {
+        hosts[h]
+        for h in set(hosted) - {None}
+        if _several_lines([t.box for t, o in zip(texts, hosted, strict=True) if o == h])
+    }
+    hosted = [None if h is not None and hosts[h] in lists else h for h in hosted]
+    fields = [w.box for w in widgets if w.kind in FIELDS and w.box not in lists]
+    bar = menu_bar(texts)
     cells = [
         _Cell(t.box, t.text, t.score)
         for i, t in enumerate(texts)
@@ -73,11 +82,16 @@ def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -
     ]
     cells += [_Cell(w.box, "", w.score, w.kind in TOGGLES) for w in widgets if w.kind in LEADS]
     rows: list[_Row] = []
-    for column in _columns(cells):
+    columns = _columns(cells)
+    for column in columns:
         for run in _runs(column):
-            rows.extend(_run_rows(pixels, run, cells, fields))
+            rows.extend(_run_rows(pixels, run, cells, fields, columns))
     kept = _distinct(rows)
     return _mark_selected(pixels, kept)
+
+
+def _several_lines(boxes: list[Box]) -> bool:
+    return any(abs(a.center[1] - b.center[1]) > max(a.h, b.h) / 2 for a in boxes for b in boxes)
 
 
 def _highlight_band(pixels: np.ndarray, widget: Widget) -> bool:
@@ -91,10 +105,12 @@ def _highlight_band(pixels: np.ndarray, widget: Widget) -> bool:
 
 
 def _columns(cells: list[_Cell]) -> list[list[_Cell]]:
-    """Cells grouped by where they start, each group top to bottom."""
+    """Cells grouped by where they start (each within ALIGN of the one before, the group no
+    wider than 3 ALIGN), each group top to bottom."""
     groups: list[list[_Cell]] = []
     for cell in sorted(cells, key=lambda c: c.box.x):
-        if groups and cell.box.x - groups[-1][0].box.x <= 2 * ALIGN:
+        x = cell.box.x
+        if groups and x - groups[-1][-1].box.x <= ALIGN and x - groups[-1][0].box.x <= 3 * ALIGN:
             groups[-1].append(cell)
         else:
             groups.append([cell])
@@ -129,26 +145,37 @@ def _runs(column: list[_Cell]) -> list[list[_Cell]]:
 
 
 def _paragraph(run: list[_Cell]) -> bool:
-    return all(len(c.text.split()) >= PARAGRAPH_WORDS for c in run)
+    """Long lines, but for the last (where a paragraph ends short)."""
+    return all(len(c.text.split()) >= PARAGRAPH_WORDS for c in run[:-1])
 
 
 def _run_rows(
-    pixels: np.ndarray, run: list[_Cell], cells: list[_Cell], fields: list[Box]
+    pixels: np.ndarray,
+    run: list[_Cell],
+    cells: list[_Cell],
+    fields: list[Box],
+    columns: list[list[_Cell]],
 ) -> list[_Row]:
     """One row per cell of a run: a band one pitch tall round it, as wide as its background
-    runs; with the cells on that band inside it. None when the run is a form's column."""
+    runs, up to another column of the page whose lines are not the run's; with the cells on
+    that band inside it. None when the run is a form's column."""
     height, width = pixels.shape[:2]
     pitch = statistics.median(b.middle - a.middle for a, b in zip(run, run[1:], strict=False))
+    others = _foreign_cells(run, pitch, columns)
+    foreign_boxes = [c.box for c in others]
+    cells = [c for c in cells if not any(c is o for o in others)]
     rows: list[_Row] = []
     toggled: list[bool] = []  # per row: whether it holds a check box or radio
-    options = True  # every row a check box or radio and its one label
-    for first in run:
+    options = True  # every row one check box or radio and its one label
+    grid = _on_grid(run, pitch, cells)
+    for first in run + grid:
         top = max(0, round(first.middle - pitch / 2))
         bottom = min(height, round(first.middle + pitch / 2))
         if bottom - top < 4:
             continue
         line = [c for c in cells if top <= c.middle < bottom]
         left, right = _background_span(pixels[top:bottom], first.box, [c.box for c in line])
+        left, right = _within_columns(left, right, first.box, foreign_boxes, top, bottom)
         box = Box(left, top, right - left, bottom - top)
         held = sorted(
             (c for c in line if box.contains(c.box, slack=2) or box.contains_point(*c.box.center)),
@@ -161,14 +188,20 @@ def _run_rows(
         adjacent = [f for f in beside if 0 <= f.x - box.right <= ALIGN]
         if adjacent and _divider(pixels, box):
             adjacent = []
-        if (
+        form = (
             any(f.intersection(box) for f in beside)
             or adjacent
             or any(c.text.rstrip().endswith(CAPTION) for c in words)
-        ):
+        )
+        if first in grid:
+            if form or not any(_same_span(box, r.element.box) for r in rows):
+                continue  # a line beside the list, not one of its rows
+        elif form:
             return []  # a label with its field, or a caption: the lines of a form
-        toggled.append(any(c.toggle for c in held))
-        options &= toggled[-1] and len(words) <= 1
+        if first not in grid:
+            toggles = sum(c.toggle for c in held)
+            toggled.append(toggles > 0)
+            options &= toggles == 1 and len(words) <= 1
         score = min([c.score for c in words] or [first.score])
         element = Element(
             id=0, box=box, kind="list_item", source="merged", score=score, interactive=True
@@ -179,24 +212,103 @@ def _run_rows(
     return _without_header(pixels, rows)
 
 
+def _foreign_cells(run: list[_Cell], pitch: float, columns: list[list[_Cell]]) -> list[_Cell]:
+    """The cells of other columns of the page whose lines, where they meet the run, are not
+    the run's lines: another text beside a list (a page's main column beside its contents
+    list), not a column of the list's own table."""
+    slack = max(3.0, PITCH_SLACK * pitch)
+    top, bottom = run[0].middle - pitch, run[-1].middle + pitch
+    middles = np.array([c.middle for c in run])
+    foreign = []
+    for column in columns:
+        if any(c is run[0] for c in column):
+            continue
+        meeting = [c for c in column if top <= c.middle <= bottom]
+        aligned = sum(np.abs(middles - c.middle).min() <= slack for c in meeting)
+        if meeting and 2 * aligned < len(meeting):
+            foreign.extend(meeting)
+    return foreign
+
+
+def _within_columns(
+    left: int, right: int, first: Box, foreign: list[Box], top: int, bottom: int
+) -> tuple[int, int]:
+    """A row's span cut short of the nearest foreign cell on its line, either side."""
+    for box in foreign:
+        if box.y < bottom and box.bottom > top:
+            if box.x >= first.right:
+                right = min(right, box.x - 1)
+            elif box.right <= first.x:
+                left = max(left, box.right + 1)
+    return left, max(right, first.right)
+
+
+def _on_grid(run: list[_Cell], pitch: float, cells: list[_Cell]) -> list[_Cell]:
+    """Texts on the run's grid of rows, on lines it does not hold, a few rows from it at most,
+    in its column or indented less: a tree's parent rows, and children under a later parent.
+    Each line of the grid gets the leftmost such text."""
+    slack = max(3.0, PITCH_SLACK * pitch)
+    x = run[0].box.x
+    held = {_line(c, run[0], pitch) for c in run}
+    near: dict[int, _Cell] = {}
+    for cell in sorted(cells, key=lambda c: c.box.x):
+        line = _line(cell, run[0], pitch)
+        off = abs(cell.middle - run[0].middle - line * pitch)
+        if (
+            cell.text
+            and line not in held
+            and line not in near
+            and off <= slack
+            and x - TREE_INDENT * pitch <= cell.box.x <= x + 2 * ALIGN
+        ):
+            near[line] = cell
+    found: list[_Cell] = []
+    grew = True
+    while grew:  # each line taken is within reach of one already held
+        grew = False
+        for line, cell in list(near.items()):
+            if min(abs(line - h) for h in held) <= TREE_REACH:
+                held.add(line)
+                found.append(near.pop(line))
+                grew = True
+    return found
+
+
+def _same_span(a: Box, b: Box) -> bool:
+    """Two rows of one list: their backgrounds start and end at the same x."""
+    return abs(a.x - b.x) <= 2 * ALIGN and abs(a.right - b.right) <= 2 * ALIGN
+
+
+def _line(cell: _Cell, first: _Cell, pitch: float) -> int:
+    return round((cell.middle - first.middle) / pitch)
+
+
 def _background_span(band: np.ndarray, first: Box, covered: list[Box]) -> tuple[int, int]:
     """How far left and right of the first cell the row's background runs, in frame x.
 
     The background is the commonest colour round the first cell. A pixel column goes with the
     row when most of it is that background, or when a cell of the line covers it; two columns
-    in a row that do not (a list's border, another panel's colour) end it.
+    in a row that do not (a list's border, another panel's colour), or one with no background
+    at all (a 1 px divider between panes), end it.
     """
     width = band.shape[1]
     background = commonest_colour(band[:, max(0, first.x - 4) : min(width, first.right + 4)])
     near = np.abs(band.astype(np.int16) - background).sum(axis=2) <= BACKGROUND
-    open_ = near.mean(axis=0) >= OPEN
+    share = near.mean(axis=0)
+    open_ = share >= OPEN
+    line = share == 0
     for box in covered:
         open_[max(0, box.x) : min(width, box.right)] = True
+        line[max(0, box.x) : min(width, box.right)] = False
     closed = ~open_
-    walls = np.flatnonzero(closed[:-1] & closed[1:])  # x where two closed columns begin
-    before = walls[walls < first.x]
-    after = walls[walls >= first.right]
-    left = int(before[-1]) + 2 if before.size else 0
+    pairs = closed[:-1] & closed[1:]
+    wall = np.zeros(width, bool)  # columns that are part of a wall
+    wall[:-1] |= pairs
+    wall[1:] |= pairs
+    wall |= line
+    before = np.flatnonzero(wall[: first.x])
+    after = np.flatnonzero(wall[first.right :]) + first.right
+    left = int(before[-1]) + 1 if before.size else 0
     right = int(after[0]) if after.size else width
     return left, max(right, first.right)
 

@@ -21,7 +21,14 @@ import numpy as np
 
 from clickwright.a11y import A11yNode, to_frame
 from clickwright.errors import DeviceError
-from clickwright.parsers.fusion import TextBox, fuse, fuse_accessibility, is_glyph, unfused
+from clickwright.parsers.fusion import (
+    TextBox,
+    fuse,
+    fuse_accessibility,
+    is_glyph,
+    unfused,
+    without_stray_glyphs,
+)
 from clickwright.parsers.icons import name_icon
 from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
@@ -93,7 +100,9 @@ class ScreenParser:
         after_diff = time.perf_counter()
         texts: tuple[TextBox, ...] = ()
         if "ocr" in self.sources:
-            texts = _contained("ocr", lambda: self._read(pixels, regions), (), failed)
+            texts = _contained(
+                "ocr", lambda: without_stray_glyphs(self._read(pixels, regions)), (), failed
+            )
         after_ocr = time.perf_counter()
         widgets: list[Widget] = []
         if "widgets" in self.sources:

@@ -100,8 +100,10 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     )
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
     widgets = _join_slider_pieces(widgets) + _thin_sliders(frame, stats, widgets)
+    widgets += _knob_sliders(blobs, blob_stats, widgets)
+    widgets = _tag_cells(_tag_tabs(widgets))
     widgets.extend(_unframed_icons(frame, widgets))
-    return _tag_cells(_tag_tabs(_fold_icon_contents(widgets)))
+    return _fold_icon_contents(widgets)
 
 
 def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:
@@ -228,7 +230,7 @@ class _Region:
 
     def _ends_with_arrow(self, columns: np.ndarray) -> bool:
         """A small glyph, wider than tall, alone at the right end: a drop-down arrow."""
-        gaps = np.flatnonzero(np.diff(columns) > max(6, self.h // 2))
+        gaps = np.flatnonzero(np.diff(columns) > max(6, self.h // 3))
         start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
         end = int(columns[-1])
         if gaps.size == 0 and start < self.w / 2:
@@ -436,7 +438,7 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     for widget in found:
         # A bar (a toolbar seen as one wide button, a search field) holds icons of its own.
         bar = widget.box.w > BAR_RATIO * widget.box.h
-        if widget.kind != "container" and not bar:
+        if widget.kind not in ("container", "list_item") and not bar:  # cells hold icons
             taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
     blobs = []
     for label in candidates:
@@ -743,6 +745,39 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
     return _drop_duplicates(sliders)
 
 
+SLIDER_LENGTH = 60  # px: the shortest slider seen whole in the edges
+KNOB = (10, 40)  # px: the height range of a slider's round knob
+
+
+def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) -> list[Widget]:
+    """Sliders whose trough is too thin to have an inside (GTK's: 4 px with its border), seen
+    as one shape in the edges: a long thin line with a round knob on it, as tall as the whole
+    shape and about as wide as tall, the line running through the knob's middle."""
+    x, y, w, h, _ = stats.T
+    long = np.flatnonzero(
+        (w >= SLIDER_LENGTH) & (w >= 4 * h) & (h >= KNOB[0]) & (h <= KNOB[1])
+    )
+    sliders = []
+    for index in long[long > 0]:
+        box = Box(*(int(v) for v in stats[index][:4]))
+        if any(f.kind != "container" and f.box.intersection(box) for f in found):
+            continue
+        shape = labels[box.y : box.bottom, box.x : box.right] == index
+        rows = np.arange(box.h)[:, None]
+        top = np.where(shape, rows, box.h).min(axis=0)
+        bottom = np.where(shape, rows, -1).max(axis=0)
+        extent = np.where(bottom >= 0, bottom - top + 1, 0)
+        tall = np.flatnonzero(extent >= 0.8 * box.h)
+        thin = extent[(extent > 0) & (extent <= 0.4 * box.h)]
+        if tall.size == 0 or tall[-1] - tall[0] + 1 > 1.5 * box.h or thin.size < box.w / 2:
+            continue  # no knob, a knob too wide to be round, or little line beside it
+        middle = (top + bottom) / 2
+        line_middle = float(np.median(middle[(extent > 0) & (extent <= 0.4 * box.h)]))
+        if abs(line_middle - box.h / 2) <= max(2.0, 0.15 * box.h):
+            sliders.append(Widget(box, "input", 0.5))
+    return sliders
+
+
 def _flush(left: Box, right: Box) -> bool:
     """`right` continues `left` on its right side, tops and bottoms level within 3 px."""
     return (
@@ -772,10 +807,30 @@ def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
     return result
 
 
-def _tag_cells(widgets: list[Widget]) -> list[Widget]:
-    """Boxes stacked flush on top of each other, column-aligned, are table or list cells.
+def _groups(linked: np.ndarray) -> list[list[int]]:
+    """The connected groups of an n x n adjacency matrix, each a list of indices."""
+    seen = np.zeros(len(linked), bool)
+    groups = []
+    for start in range(len(linked)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        group, frontier = [start], [start]
+        while frontier:
+            found = np.flatnonzero(linked[frontier].any(axis=0) & ~seen)
+            seen[found] = True
+            frontier = found.tolist()
+            group.extend(frontier)
+        groups.append(group)
+    return groups
 
-    Form fields always leave a gap between rows; the cells of a table share their borders.
+
+def _tag_cells(widgets: list[Widget]) -> list[Widget]:
+    """Boxes stacked flush on top of each other, column-aligned, three or more, are table or
+    list cells.
+
+    Form fields always leave a gap between rows; the cells of a table share their borders
+    (two bars that touch, a header bar over a tab strip, are no table).
     """
 
     controls = [i for i, w in enumerate(widgets) if w.kind in _CONTROLS]
@@ -789,5 +844,5 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
         & ((np.abs(bottom[:, None] - y[None]) <= 2) | (np.abs(bottom[None] - y[:, None]) <= 2))
     )
     np.fill_diagonal(stacked, False)
-    cells = {controls[i] for i in np.flatnonzero(stacked.any(axis=1))}
+    cells = {controls[i] for group in _groups(stacked) if len(group) >= 3 for i in group}
     return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]
