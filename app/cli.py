@@ -363,10 +363,15 @@ def main() -> None:
     """Every way a command can end is an exit status and at most one line on stderr: a usage
     or environment problem (2), a task that failed or was stopped (1); a bug too is one line,
     its traceback saved to a file for the report."""
-    from clickwright.agent.runlog import check_text
-    from clickwright.app.stop_hotkey import handle_stop_signals
+    from clickwright.app.stop_hotkey import stop_signals
 
-    handle_stop_signals()
+    with stop_signals():
+        _command()
+
+
+def _command() -> None:
+    from clickwright.agent.runlog import check_text
+
     try:
         for argument in sys.argv[1:]:
             check_text(argument, "an argument")

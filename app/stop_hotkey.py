@@ -52,11 +52,19 @@ def _on_stop_signal(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
 
-def handle_stop_signals() -> None:
-    """The first stop signal interrupts the command like Ctrl+C (unless it is `finishing`);
-    later ones only make it `hurry`, so they never cut short how it ends."""
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """A command, during which the first stop signal interrupts it like Ctrl+C (unless it is
+    `finishing`) and later ones only make it `hurry`, so they never cut short how it ends.
+    Once it has ended they are ignored: while Python shuts down its handlers are gone, and a
+    signal then would kill the process and change the exit status the command chose."""
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_stop_signal)
+    try:
+        yield
+    finally:
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
 
 
 @contextlib.contextmanager

@@ -531,6 +531,23 @@ def test_signals_never_interrupt_what_is_being_finished(monkeypatch):
     assert stops.hurry()
 
 
+def test_a_stop_signal_after_the_command_has_ended_changes_nothing():
+    """Python drops its own handlers while it shuts down: a SIGTERM then would kill the
+    process (status -15) after the command said how it ended, unless it is ignored by then."""
+    import signal
+
+    from clickwright.app import stop_hotkey as stops
+
+    kept = {signum: signal.getsignal(signum) for signum in stops.STOP_SIGNALS}
+    try:
+        with stops.stop_signals():
+            assert signal.getsignal(signal.SIGTERM) is stops._on_stop_signal
+        assert all(signal.getsignal(n) == signal.SIG_IGN for n in stops.STOP_SIGNALS)
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+
+
 def test_a_secret_learned_late_is_masked_in_what_was_written_before(tmp_path):
     log = RunLog(tmp_path, "fill in the form")
     frame = Frame(np.zeros((10, 10, 3), np.uint8))
