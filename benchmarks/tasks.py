@@ -222,7 +222,9 @@ class Outcome:
 
 
 def check(spec: dict[str, Any], out: Outcome) -> tuple[bool, str]:
-    """(passed, why not). Every kind compares real output only."""
+    """(passed, why not). Every kind compares real output only; "{home}" in what it expects
+    stands for the task's home folder (a file chooser prints whole paths)."""
+    spec = _at_home(spec, out.home)
     kind = spec["kind"]
     if kind in ("stdout", "exit"):
         codes = spec.get("codes", [0])
@@ -240,6 +242,16 @@ def check(spec: dict[str, Any], out: Outcome) -> tuple[bool, str]:
     if kind == "display":
         return _check_display(spec["equals"], out.display)
     return _check_submission(spec, out.submissions)
+
+
+def _at_home(value: Any, home: Path) -> Any:
+    if isinstance(value, str):
+        return value.replace("{home}", str(home))
+    if isinstance(value, list):
+        return [_at_home(v, home) for v in value]
+    if isinstance(value, dict):
+        return {k: _at_home(v, home) for k, v in value.items()}
+    return value
 
 
 def _check_text(spec: dict[str, Any], text: str) -> tuple[bool, str]:

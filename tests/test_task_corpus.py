@@ -96,6 +96,9 @@ def test_stdout_checks(tmp_path: Path) -> None:
     declined = {"kind": "exit", "codes": [1]}
     assert tc.check(declined, out(tmp_path, exit_code=1))[0]
     assert not tc.check(declined, out(tmp_path, exit_code=0))[0]
+    chosen = {"kind": "stdout", "equals": "{home}/Pictures/forest.jpg"}
+    printed = f"{tmp_path}/Pictures/forest.jpg\n"
+    assert tc.check(chosen, out(tmp_path, stdout=printed, exit_code=0))[0]
 
 
 def test_file_ini_display_and_submission_checks(tmp_path: Path) -> None:
