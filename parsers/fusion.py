@@ -37,6 +37,7 @@ LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a t
 SPLIT_SLACK = 0.1  # how far (share of a line) a toggle may sit from the space it splits at
 LINE = 24  # a typical line height in pixels: the most of an item's height that sets its row
 BAR_GAP = 1.5  # characters' widths between two phrases in one field that make it a bar
+BANNER_WORDS = 7  # a "button" saying this many words is a band holding a sentence
 
 _T = TypeVar("_T")
 
@@ -144,6 +145,10 @@ def fuse(
         text = " ".join(t.text for t in contents)
         if not text and not name:
             parts.append(_widget_element(widget))
+            continue
+        if widget.kind == "button" and len(text.split()) >= BANNER_WORDS:
+            parts.append(replace(_widget_element(widget), kind="container", interactive=False))
+            free.extend(contents)  # a sentence on a coloured band: an info bar, no button
             continue
         parts.append(
             Element(

@@ -6,7 +6,7 @@ saturated blue or purple becomes a `link`, and so do the words of a text that a 
 runs under, starting and ending with them (a group box's border or a list's edge that an
 OCR box takes in runs on past the text, so it is no underline). A navigation bar
 ("Guides  Reference  Blog  Download") shows in its layout instead: a line of three or more
-short phrases, each a few words, spaced wider than words are, with no column of text under
+short phrases, each a few words, two characters or more apart, with no column of text under
 them (a table's header has one).
 """
 
@@ -30,11 +30,12 @@ UNDER_START = 0.6  # share of a text's height below which its underline is looke
 UNDER_MARGIN = 3  # px round the text's box searched, to see a line run on past it
 UNDER_MIN = 6  # px: the shortest underline (under "1")
 UNDERLINED = 0.8  # share of a text's width underlined from which all of it is one link
-GAP_INK = 0.35  # most ink in the pixel row over an underline (descenders cross the gap)
+GAP_INK = 0.2  # most ink in the pixel row over an underline (descenders cross the gap)
 NARROW = frozenset(" .,:;|!/'()[]-ijltfI1")  # characters about half as wide as a letter
 NAV_ITEMS = 3  # phrases on a line, at least, to make a navigation bar
 NAV_WORDS = 3  # words in one item, at most
 NAV_GAP = 6.0  # text heights: items farther apart belong to different bars
+NAV_SPACE = 2.0  # characters' widths: the least space between two items of a bar
 COLUMN_REACH = 3.0  # text heights below an item where a text starting with it makes a column
 
 
@@ -148,10 +149,21 @@ def nav_bar(texts: list[TextBox]) -> set[int]:
                 groups.append([])
             groups[-1].append(index)
         for group in groups:
-            if len(group) >= NAV_ITEMS and all(_item(texts[i].text) for i in group):
-                if sum(_heads_column(texts, i) for i in group) < 2:
-                    found.update(group)
+            if (
+                len(group) >= NAV_ITEMS
+                and all(_item(texts[i].text) for i in group)
+                and all(_apart(texts[a], texts[b]) for a, b in zip(group, group[1:], strict=False))
+                and sum(_heads_column(texts, i) for i in group) < 2
+            ):
+                found.update(group)
     return found
+
+
+def _apart(left: TextBox, right: TextBox) -> bool:
+    """Farther apart than the words of one phrase (which OCR may read apart all the same: a
+    title's or a monospaced line's word spaces)."""
+    advance = (left.box.w + right.box.w) / max(1, len(left.text) + len(right.text))
+    return right.box.x - left.box.right >= NAV_SPACE * advance
 
 
 def _item(text: str) -> bool:

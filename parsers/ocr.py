@@ -27,6 +27,7 @@ from clickwright.parsers.fusion import TextBox
 from clickwright.types import Box
 
 WIDE_GAP = 0.45  # gaps wider than this many box heights separate phrases (a space is ~0.25)
+WIDE_SPACE = 1.5  # ... and wider than this many characters (a monospaced space is one)
 MIN_TEXT_SIDE = 8  # an image smaller than this either way holds no readable text
 MAX_SIDE = 4096  # larger than any screen: rapidocr shrinks an image above this before reading
 DETECT_MIN_SIDE = 64  # faster-paddle rounds sides to 32 px: a 40 px strip must not shrink to 32
@@ -198,8 +199,8 @@ class FasterPaddleEngine(OcrEngine):
 
 
 def split_line(gray: np.ndarray, line: TextBox) -> list[TextBox]:
-    """A line cut into phrases at ink gaps wider than WIDE_GAP line heights, for engines that
-    give no word boxes.
+    """A line cut into phrases at ink gaps wider than WIDE_GAP line heights and WIDE_SPACE
+    characters, for engines that give no word boxes.
 
     Each wide gap is matched to the space in the text at the same share of the line's ink
     width (text advances roughly evenly), and cut there only when one is that close; a gap
@@ -218,11 +219,14 @@ def split_line(gray: np.ndarray, line: TextBox) -> list[TextBox]:
     ink = np.flatnonzero(marks.any(axis=0))
     if ink.size < 2:
         return [line]
-    gaps = np.flatnonzero(np.diff(ink) > WIDE_GAP * box.h)
-    if gaps.size == 0:
-        return [line]
+    steps = np.diff(ink)
     first, span = int(ink[0]), max(1, int(ink[-1] - ink[0]))
     chars = sum(len(w) for w in words) + len(words) - 1
+    wide = steps > WIDE_GAP * box.h
+    advance = (span - int(steps[wide].sum())) / chars  # a character's width, gaps left out
+    gaps = np.flatnonzero(wide & (steps > WIDE_SPACE * advance))
+    if gaps.size == 0:
+        return [line]
     spaces = np.cumsum([len(w) + 1 for w in words[:-1]]) - 0.5  # a space's middle, in chars
     cuts: dict[int, int] = {}  # word index a phrase starts at -> x where its ink starts
     for gap in gaps:

@@ -39,7 +39,7 @@ HIGHLIGHT = 60  # spread of a colour's channels from which it is a highlight, no
 BAR_RATIO = 6  # a box this many times wider than tall is a band across a list
 GAP = 1.5  # one step of a run may be this many pitches long (a separator between groups)
 TREE_INDENT = 3  # pitches: how far left of a run's column a tree's parent rows may start
-TREE_REACH = 4  # rows: the farthest a row on a run's grid may be from the next one held
+TREE_REACH = 1  # rows: how far a row on a run's grid may be from the next one held
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,8 @@ def _run_rows(
             key=lambda c: c.box.x,
         )
         words = [c for c in held if c.text]
+        if words and all(w.isdigit() for c in words for w in c.text.split()):
+            continue  # a week of a calendar, a line of a grid of numbers: no list row
         # A field on the line where the row's background ends (at the field's own border, not
         # at a pane's divider running on up and down): a label and its field.
         beside = [f for f in fields if top <= f.center[1] < bottom]
@@ -207,24 +209,28 @@ def _run_rows(
             id=0, box=box, kind="list_item", source="merged", score=score, interactive=True
         )
         rows.append(_Row(element, len(held)))
+    if len(toggled) < MIN_ROWS:
+        return []  # most of its lines are no rows (a calendar's weeks)
     if options or 2 * sum(toggled) >= len(toggled) > sum(toggled):
         return []  # a column of options, or a form's lines (half or more with a check box)
     return _without_header(pixels, rows)
 
 
 def _foreign_cells(run: list[_Cell], pitch: float, columns: list[list[_Cell]]) -> list[_Cell]:
-    """The cells of other columns of the page whose lines, where they meet the run, are not
-    the run's lines: another text beside a list (a page's main column beside its contents
-    list), not a column of the list's own table."""
+    """The cells of other columns of the page whose lines, where they meet the run, are off
+    the run's grid of lines: another text beside a list (a page's main column beside its
+    contents list), not a column of the list's own table or a tree's parent rows."""
     slack = max(3.0, PITCH_SLACK * pitch)
     top, bottom = run[0].middle - pitch, run[-1].middle + pitch
-    middles = np.array([c.middle for c in run])
     foreign = []
     for column in columns:
         if any(c is run[0] for c in column):
             continue
         meeting = [c for c in column if top <= c.middle <= bottom]
-        aligned = sum(np.abs(middles - c.middle).min() <= slack for c in meeting)
+        aligned = sum(
+            abs(c.middle - run[0].middle - _line(c, run[0], pitch) * pitch) <= slack
+            for c in meeting
+        )
         if meeting and 2 * aligned < len(meeting):
             foreign.extend(meeting)
     return foreign
@@ -244,9 +250,9 @@ def _within_columns(
 
 
 def _on_grid(run: list[_Cell], pitch: float, cells: list[_Cell]) -> list[_Cell]:
-    """Texts on the run's grid of rows, on lines it does not hold, a few rows from it at most,
-    in its column or indented less: a tree's parent rows, and children under a later parent.
-    Each line of the grid gets the leftmost such text."""
+    """Texts on the run's grid of rows, on lines it does not hold, next to a line held (or
+    taken so), in its column or indented less: a tree's parent rows, and children under a
+    later parent. Each line of the grid gets the leftmost such text."""
     slack = max(3.0, PITCH_SLACK * pitch)
     x = run[0].box.x
     held = {_line(c, run[0], pitch) for c in run}

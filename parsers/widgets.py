@@ -101,7 +101,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
     widgets = _join_slider_pieces(widgets) + _thin_sliders(frame, stats, widgets)
     widgets += _knob_sliders(blobs, blob_stats, widgets)
-    widgets = _tag_cells(_tag_tabs(widgets))
+    widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
     widgets.extend(_unframed_icons(frame, widgets))
     return _fold_icon_contents(widgets)
 
@@ -805,6 +805,36 @@ def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
                 result[index] = Widget(widget.box, "tab", widget.score)
                 tabs.append(result[index])
     return result
+
+
+def _tag_headers(widgets: list[Widget]) -> list[Widget]:
+    """Three or more fields and buttons side by side, sharing their borders, tops and bottoms
+    level, are buttons: a list's column headers (clicked, they sort it) or a segmented row of
+    buttons. A field followed by two squares of one size is a spin box: it stays as it is."""
+    controls = [i for i, w in enumerate(widgets) if w.kind in _CONTROLS]
+    if not controls:
+        return widgets
+    x, y, w, h = np.array([widgets[i].box for i in controls], np.int64).T
+    right, bottom = x + w, y + h
+    beside = (
+        (np.abs(y[:, None] - y[None]) <= 2)
+        & (np.abs(bottom[:, None] - bottom[None]) <= 2)
+        & ((np.abs(right[:, None] - x[None]) <= 2) | (np.abs(right[None] - x[:, None]) <= 2))
+        & (h[:, None] <= CONTROL_HEIGHTS[1] // 2)
+    )
+    np.fill_diagonal(beside, False)
+    headers: set[int] = set()
+    for group in _groups(beside):
+        row = sorted((widgets[controls[i]] for i in group), key=lambda v: v.box.x)
+        spin = len(row) >= 3 and all(
+            v.box.w <= 1.5 * v.box.h and abs(v.box.w - row[-1].box.w) <= 2 for v in row[-2:]
+        )
+        if len(group) >= 3 and not spin:
+            headers.update(controls[i] for i in group)
+    return [
+        Widget(w.box, "button", w.score, w.state, w.name) if i in headers else w
+        for i, w in enumerate(widgets)
+    ]
 
 
 def _groups(linked: np.ndarray) -> list[list[int]]:
