@@ -482,9 +482,11 @@ def misses(results: list[Result]) -> None:
     for result in results:
         if result.screen.meta.get("split", "dev") != "dev":
             continue
-        print(f"\n-- {result.screen.name}")
-        for line in result.tallies["fused"].misses:
-            print(f"   {line}")
+        for source in ("fused", "tree"):
+            if source in result.tallies:
+                print(f"\n-- {result.screen.name} ({source})")
+                for line in result.tallies[source].misses:
+                    print(f"   {line}")
 
 
 def report(

@@ -50,6 +50,7 @@ import numpy as np
 from PIL import Image
 
 from clickwright.a11y import A11yNode
+from clickwright.parsers.fusion import drawn_nodes
 from clickwright.types import INTERACTIVE_KINDS, Box
 
 if TYPE_CHECKING:
@@ -208,7 +209,7 @@ def tree_truth(nodes: list[A11yNode]) -> Json:
     its combo box and under its window) counts once."""
     texts, controls, cells = [], [], []
     seen: set[tuple[str, Box, str]] = set()
-    for node, box in drawn(nodes):
+    for node, box in drawn_nodes(nodes, SIZE):
         label = node.value if node.kind in ("input", "combo") else node.label
         key = (node.kind, box, label)
         if key in seen:
@@ -250,37 +251,6 @@ ICON_KINDS = ("button", "toggle", "icon")
 HEADERS = ("table column header", "column header")  # focusable ones sort their column: buttons
 ICON_SIDE = 40  # a button this narrow and no wider than tall shows a picture: its name is not drawn
 VISIBLE = 0.6  # share of a text's box that must be drawn for it to count as a text on screen
-CLIPPING = ("scroll pane", "viewport", "tree", "table", "tree table", "list", "list box")
-
-
-def drawn(nodes: list[A11yNode]) -> Iterator[tuple[A11yNode, Box]]:
-    """The visible nodes on the screen with the part of their box that is drawn: cut to the
-    scroll panes holding them, and none under a later window (a popup) that covers them."""
-    screen = Box(0, 0, *SIZE)
-    windows: list[Box] = []
-    clips: list[Box] = []  # per depth: the box its children are drawn in
-    placed: list[tuple[A11yNode, Box, int]] = []
-    for node in nodes:
-        if node.depth == 0:
-            windows.append(node.box)
-        del clips[node.depth :]
-        clip = clips[-1] if clips else screen
-        box = _clipped(node.box, clip)
-        child_clip = _clipped(node.box, clip) if node.role in CLIPPING else clip
-        clips.append(child_clip)
-        if node.visible and box.area and box.area >= 0.5 * node.box.area:
-            placed.append((node, box, len(windows) - 1))
-    for node, box, window in placed:
-        later = windows[window + 1 :]
-        if not any(w.intersection(box) >= 0.5 * box.area for w in later):
-            yield node, box
-
-
-def _clipped(box: Box, clip: Box) -> Box:
-    x, y = max(box.x, clip.x), max(box.y, clip.y)
-    return Box(
-        x, y, max(0, min(box.right, clip.right) - x), max(0, min(box.bottom, clip.bottom) - y)
-    )
 
 
 def open_popup(display: VirtualDisplay, nodes: list[A11yNode], kind: str, name: str) -> None:

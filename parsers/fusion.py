@@ -268,22 +268,59 @@ def fuse_accessibility(
     return numbered(parts)
 
 
-def _usable_nodes(nodes: list[A11yNode], frame_size: tuple[int, int] | None) -> list[A11yNode]:
-    """Visible nodes clipped to the frame, with labels folded into the controls they name."""
+CLIPPING_ROLES = frozenset(
+    {
+        "scroll pane", "viewport", "tree", "table", "tree table", "list", "list box",  # AT-SPI
+        "ScrollViewerControl", "ListControl", "TreeControl", "DataGridControl", "TableControl",
+        "android.widget.ScrollView", "android.widget.ListView",
+        "androidx.recyclerview.widget.RecyclerView",
+    }
+)  # fmt: skip
+SHOWN = 0.5  # share of a node's box that must show for it to be on the screen
+
+
+def drawn_nodes(
+    nodes: Sequence[A11yNode], frame_size: tuple[int, int] | None = None
+) -> list[tuple[A11yNode, Box]]:
+    """The visible nodes drawn on the frame, each with the part of its box that shows: cut to
+    the frame and to the scrolled views holding it (a row scrolled half out of its list), and
+    none mostly under a window that comes later in the tree (a popup, a window over another;
+    the readers list windows back to front). `nodes` in document order, with their depths."""
     frame = Box(0, 0, *frame_size) if frame_size else None
-    usable = []
+    windows: list[Box] = []
+    clips: list[Box | None] = []  # per depth: the box its children are drawn in
+    placed: list[tuple[A11yNode, Box, int]] = []
     for node in nodes:
-        box = node.box
-        if not node.visible:
-            continue
-        if frame is not None:
-            if box.intersection(frame) < 0.5 * box.area:
-                continue  # mostly off the captured area
-            x, y = max(box.x, 0), max(box.y, 0)
-            box = Box(x, y, min(box.right, frame.w) - x, min(box.bottom, frame.h) - y)
-        if node.kind in TEXT_KINDS and not node.label:
-            continue
-        usable.append(replace(node, box=box) if box != node.box else node)
+        if node.depth == 0 and node.kind == "container" and node.visible:
+            windows.append(node.box)
+        del clips[node.depth :]
+        clip = clips[-1] if clips else frame
+        box = _clipped(node.box, clip) if clip is not None else node.box
+        clips.append(box if node.role in CLIPPING_ROLES else clip)
+        if node.visible and box.area and box.area >= SHOWN * node.box.area:
+            placed.append((node, box, len(windows)))
+    return [
+        (node, box)
+        for node, box, window in placed
+        if not any(w.intersection(box) >= SHOWN * box.area for w in windows[window:])
+    ]
+
+
+def _clipped(box: Box, clip: Box) -> Box:
+    x, y = max(box.x, clip.x), max(box.y, clip.y)
+    return Box(
+        x, y, max(0, min(box.right, clip.right) - x), max(0, min(box.bottom, clip.bottom) - y)
+    )
+
+
+def _usable_nodes(nodes: list[A11yNode], frame_size: tuple[int, int] | None) -> list[A11yNode]:
+    """The nodes drawn on the frame, cut to what shows, with labels folded into the controls
+    they name."""
+    usable = [
+        replace(node, box=box) if box != node.box else node
+        for node, box in drawn_nodes(nodes, frame_size)
+        if node.kind not in TEXT_KINDS or node.label
+    ]
     # The cells of a row (a web table's) are read in it, not selected on their own.
     rows = [n.box for n in usable if n.kind == "list_item"]
     usable = [

@@ -74,7 +74,7 @@ def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:
     each starting and ending within the text."""
     height, width = pixels.shape[:2]
     x0, x1 = max(0, box.x - UNDER_MARGIN), min(width, box.right + UNDER_MARGIN)
-    y0, y1 = box.y + int(UNDER_START * box.h), min(height, box.bottom + UNDER_MARGIN)
+    y0, y1 = box.y + int(UNDER_START * box.h) - 1, min(height, box.bottom + UNDER_MARGIN)
     if x1 - x0 < 4 or y1 - y0 < 3:
         return []
     area = pixels[y0:y1, x0:x1].astype(np.int16)
@@ -82,11 +82,11 @@ def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:
     ink = np.abs(area - np.median(border, axis=0)).sum(axis=2) > INK_DISTANCE
     shortest = max(UNDER_MIN, box.h // 2)
     spans: list[tuple[int, int]] = []
-    for row in range(ink.shape[0]):
+    for row in range(1, ink.shape[0]):  # the first row is only what lies over the second
         for start, end in _runs(ink[row]):
             if end - start < shortest or start == 0 or end == ink.shape[1]:
                 continue  # too short for a line, or running on past the text: a border
-            gap = ink[row - 1, start:end].mean() if row >= 1 else 0.0
+            gap = ink[row - 1, start:end].mean()
             below = ink[row + 2, start:end].mean() if row + 2 < ink.shape[0] else 0.0
             if gap < GAP_INK and below < 0.5:  # apart from the letters, and thin
                 spans.append((x0 + start, x0 + end))
