@@ -1,12 +1,18 @@
-"""Text in an editor changed in place, the way a person does it with the mouse and keys: words
-selected where they are shown (a double-click on one word, a click and a shift-click around
-several), typed over; lines written, added, deleted; files saved under a name in a folder
-through the program's own Save dialog; and arithmetic carried out on a calculator's keys.
+"""Text in an editor changed in place; files saved under a name in a folder through the
+program's own Save dialog; arithmetic carried out on a calculator's keys.
+
+Where the device has a clipboard, the editor's text is read exactly (Ctrl+A, Ctrl+C), changed
+as the words say (a word replaced, a line added or deleted, text at the end) and put back in one
+paste, then read again to check it: OCR of 13-pixel editor text misreads words and their places,
+the clipboard does not. Elsewhere (a phone) the words are found where the screen shows them,
+selected with the mouse (a double-click on one word, a click and a shift-click around several)
+and typed over.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -26,8 +32,174 @@ if TYPE_CHECKING:
 __all__ = ["change_text", "close", "compute", "delete", "insert", "lines", "save"]
 
 MAX_REPLACEMENTS = 10
+MAX_DOCUMENT = 50_000
+"""Characters of text an editor may hold for it to be rewritten in one paste."""
 TEXT_KINDS = ("text",)
 SAVE_FIELDS = ("name", "file name", "filename", "save as", "selection", "file")
+
+
+# ---- the editor's whole text, through the clipboard -------------------------------------------
+
+Edit = Callable[[str], str | None]
+"""The text an editor should hold after an edit, from the text it holds; None: the words the
+edit needs are not in it."""
+
+
+def _copied(actor: OfflineActor, step: Step) -> str | None:
+    actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting all the text")
+    actor.blind(step, Hotkey(keys=("ctrl", "c")), None, CHANGE, "copying it to read it exactly")
+    return actor.state.device.clipboard()
+
+
+def _shows(screen: Screen, text: str) -> bool:
+    """Whether `text` is what the screen shows in an editor: most of its first lines are read
+    on the screen (a copy from another field, or a stale clipboard, is not)."""
+    wanted = [normalize(line) for line in text.splitlines() if normalize(line)][:8]
+    if not wanted:
+        return False
+    seen = [normalize(e.text) for e in screen.elements if e.text.strip()]
+    found = sum(
+        1 for line in wanted if any(line in t or text_similarity(line, t) >= 80 for t in seen)
+    )
+    return found * 2 >= len(wanted)
+
+
+def _text_area(screen: Screen) -> Element | None:
+    """The largest field or pane that holds lines of text: where a click puts the caret."""
+    lines = [e for e in screen.elements if e.kind in TEXT_KINDS and e.text.strip()]
+    areas = [
+        e
+        for e in screen.elements
+        if e.kind in ("input", "container")
+        and any(e.box.contains_point(*t.box.center) for t in lines)
+        and e.box.h >= 3 * min((t.box.h for t in lines), default=e.box.h)
+    ]
+    return max(areas, key=lambda e: e.box.w * e.box.h, default=None)
+
+
+def document(actor: OfflineActor, step: Step) -> str | None:
+    """The editor's text, exactly, or None where it cannot be read (no clipboard on the
+    device, an empty editor, the focus somewhere the copy does not reach)."""
+    if actor.state.device.clipboard() is None:
+        return None
+    text = _copied(actor, step)
+    if text is not None and _shows(actor.screen, text):
+        return text
+    area = _text_area(actor.screen)
+    if area is None:
+        return None
+    actor.click_element(step, area, "putting the caret in the text")
+    text = _copied(actor, step)
+    return text if text is not None and _shows(actor.screen, text) else None
+
+
+def rewrite(actor: OfflineActor, step: Step, edit: Edit, missing: str) -> bool:
+    """Change the editor's text by `edit` in one paste and check it by reading it back. False
+    where the text cannot be read (the caller works from the pixels instead); `missing` is
+    the failure when the edit finds nothing to change."""
+    before = document(actor, step)
+    if before is None or len(before) > MAX_DOCUMENT:
+        return False
+    after = edit(before)
+    if after is None:
+        raise StepFailed(f"could not {step.clause!r}: the text holds no {missing}")
+    if after == before:
+        actor.record_noop(step, "the text already reads as wanted")
+        return True
+    paste = Type(text=after, clear=True, paste=True)
+    actor.blind(step, paste, None, CHANGE, "putting the changed text in its place")
+    got = _copied(actor, step)
+    actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "leaving the caret at the end")
+    if got is None or got.rstrip() != after.rstrip():
+        raise StepFailed(f"could not {step.clause!r}: the editor did not take the changed text")
+    actor.record_noop(step, "the editor holds the changed text")
+    return True
+
+
+def _words(words: str) -> re.Pattern[str]:
+    """`words` as whole words, any case, any run of spaces between them."""
+    parts = [re.escape(w) for w in words.split()]
+    return re.compile(r"(?<![\w@.-])" + r"\s+".join(parts) + r"(?![\w@-])", re.I)
+
+
+def _cased(new: str, old: str) -> str:
+    """ "change draft to final" on "Draft" writes "Final"."""
+    if old[:1].isupper() and not old.isupper() and new[:1].islower():
+        return new[:1].upper() + new[1:]
+    return new
+
+
+def replaced(old: str | re.Pattern[str], new: str, every: bool) -> Edit:
+    pattern = _words(old) if isinstance(old, str) else old
+
+    def edit(text: str) -> str | None:
+        if not pattern.search(text):
+            return None
+        return pattern.sub(lambda m: _cased(new, m[0]), text, count=0 if every else 1)
+
+    return edit
+
+
+def _line_span(text: str, at: int) -> tuple[int, int]:
+    """Where the line holding position `at` starts and ends (its line break excluded)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, len(text) if end < 0 else end
+
+
+def line_deleted(words: str) -> Edit:
+    def edit(text: str) -> str | None:
+        m = _words(words).search(text)
+        if m is None:
+            return None
+        start, end = _line_span(text, m.start())
+        return text[:start] + text[end + 1 :] if end < len(text) else text[: max(0, start - 1)]
+
+    return edit
+
+
+def words_deleted(words: str) -> Edit:
+    """The words and one space beside them (after them, or before them at a line's end)."""
+
+    def edit(text: str) -> str | None:
+        m = _words(words).search(text)
+        if m is None:
+            return None
+        start, end = m.span()
+        if text[end : end + 1] == " ":
+            end += 1
+        elif text[start - 1 : start] == " ":
+            start -= 1
+        return text[:start] + text[end:]
+
+    return edit
+
+
+def inserted(new: str, where: str, anchor: str = "", after: str = "") -> Edit:
+    """`new` at the end or start, on a line of its own below or above the line showing
+    `anchor` (indented as that line is), or between `anchor` and `after`."""
+
+    def edit(text: str) -> str | None:
+        if where == "end":
+            return text + new
+        if where == "start":
+            return new + text
+        m = _words(anchor).search(text)
+        if m is None:
+            return None
+        start, end = _line_span(text, m.start())
+        indent = re.match(r"[ \t]*", text[start:])[0]  # type: ignore[index]
+        if where == "below":
+            return text[:end] + "\n" + indent + new + text[end:]
+        if where == "above":
+            return text[:start] + indent + new + "\n" + text[start:]
+        m2 = _words(after).search(text, m.end()) if after else None
+        if m2 is None or "\n" in text[m.end() : m2.start()]:
+            return text[:end] + "\n" + indent + new + text[end:]
+        gap = text[m.end() : m2.start()]  # "one, three": "two" goes in with its own ", "
+        return text[: m.end()] + (gap if gap.strip() else " ") + new + gap + text[m2.start() :]
+
+    return edit
 
 
 # ---- words in the text ---------------------------------------------------------------------------
@@ -133,6 +305,10 @@ def change_text(actor: OfflineActor, step: Step) -> None:
     value of that kind the text shows) by `step.text` where the screen shows them; with
     `step.every`, each place until none is left."""
     new = step.text or ""
+    old = step.old or lexicon().values.get(step.where or "")
+    what = f"'{step.old}'" if step.old else f"{step.where}"
+    if old and rewrite(actor, step, replaced(old, new, step.every), what):
+        return
     done = 0
     for _ in range(MAX_REPLACEMENTS if step.every else 1):
         old = step.old or _value_of_kind(actor.screen, step.where or "")
@@ -175,6 +351,9 @@ def insert(actor: OfflineActor, step: Step) -> None:
     between two words."""
     text = step.text or ""
     where = step.where or "end"
+    edit = inserted(text, where, step.target or "", step.destination or "")
+    if rewrite(actor, step, edit, f"'{step.target}'"):
+        return
     if where in ("end", "start"):
         key = "end" if where == "end" else "home"
         actor.blind(step, Hotkey(keys=("ctrl", key)), None, CHANGE, f"going to the {where}")
@@ -213,6 +392,9 @@ def delete(actor: OfflineActor, step: Step) -> None:
     if step.where == "all":
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting all the text")
         actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
+        return
+    edit = line_deleted if step.where == "line" else words_deleted
+    if rewrite(actor, step, edit(step.target or ""), f"'{step.target}'"):
         return
     found = _occurrence(actor, step.target or "")
     if found is None:

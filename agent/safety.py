@@ -48,6 +48,8 @@ _RISKY_WORDS = {
 _RISKY = re.compile(
     r"\b(" + "|".join(re.escape(w) for w in _RISKY_WORDS) + r")(?:s|es|ed|d|ing)?\b", re.I
 )
+_NEGATED = re.compile(r"\b(?:don'?t|do not|never|not|no)\W*$", re.I)
+"""Before a risky word, what makes the button the safe answer ("Don't send", "No, delete")."""
 _RISKY_KEYS = {("delete",): "deletes the selection", ("delete", "shift"): "deletes for good"}
 _CLICKS = ("click", "double_click", "triple_click", "middle_click", "long_press")
 
@@ -73,7 +75,7 @@ def risk_of(action: Action, element: Element | None) -> Risk | None:
         return Risk(action, f"types into the secret field '{label}'", label)
     if action.type in _CLICKS and label:
         match = _RISKY.search(label)
-        if match and not _is_option(element):
+        if match and not _is_option(element) and not _NEGATED.search(label[: match.start()]):
             return Risk(action, f"'{label}' {_RISKY_WORDS[match[1].lower()]}", label)
     if action.type == "hotkey":
         keys = tuple(sorted(action.keys))
@@ -123,10 +125,23 @@ class Consent:
         if action.type == "hotkey":
             return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)
         named = set(normalize(risk.label).split()) - _FILLER
-        return bool(named) and named <= words
+        risky = {w for w in named if _RISKY.fullmatch(w)}
+        said_verb = bool(_bases(risky) & _bases(words))
+        return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS)
+
+
+def _bases(words: set[str]) -> set[str]:
+    """The risky words among `words`, as the word they are a form of ("sends" -> "send")."""
+    return {m[1].lower() for w in words if (m := _RISKY.fullmatch(w))}
 
 
 _FILLER = frozenset({"a", "an", "the", "to", "of", "for", "and", "my", "this", "it", "all"})
+_OBJECTS = frozenset(
+    {"money", "message", "messages", "email", "mail", "now", "form", "request", "file", "files",
+     "selected", "item", "items", "changes", "payment", "order", "invoice", "it", "them"}
+)  # fmt: skip
+"""Words on a button beside its verb that only say what the verb acts on ("Send money", "Delete
+selected"): the task that says "send 50 to 9988" or "delete the old files" named that button."""
 _KEY_WORDS = {"ctrl": "control", "esc": "escape", "del": "delete"}
 
 

@@ -22,12 +22,22 @@ results JSON; run folders (run.json, steps, report) go under the output folder.
 The held-out third is fixed by rule (`held_out`), not by hand: per program, the tasks whose
 sha256("clickwright-issue13/<id>") sorts in the first third. The corpus files store each
 task's split and tests/test_task_corpus.py checks that they match the rule.
+
+Another corpus folder runs with --corpus: benchmarks/tasks_heldout2/ (held-out set 2, written
+by a helper and never read by the engineers tuning the agent) is held out whole, every task's
+split "heldout2"; its pages are in its own web/ folder and it adds four programs (featherpad,
+gnumeric, qalculate-gtk, gxmessage) and the `sheet` check (a spreadsheet saved by gnumeric,
+read back with its ssconvert).
+
+    .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_heldout2 --jobs 1
 """
 
 from __future__ import annotations
 
 import argparse
 import configparser
+import csv
+import functools
 import fnmatch
 import hashlib
 import http.server
@@ -59,6 +69,8 @@ CORPUS = ROOT / "benchmarks" / "tasks"
 WEB = CORPUS / "web"
 CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
+WHOLE_SPLITS = {"tasks_heldout2": "heldout2"}
+"""Corpus folders held out whole: every task's split is this value (no dev third)."""
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -67,6 +79,31 @@ PROGRAMS = {
     "galculator": "galculator",
     "idle": "idle3",
     "chromium": "chromium",
+}
+MORE_PROGRAMS = {
+    # programs only later corpora use (benchmarks/tasks_heldout2/)
+    "featherpad": "featherpad",
+    "gnumeric": "gnumeric",
+    "qalculate": "qalculate-gtk",
+    "gxmessage": "gxmessage",
+}
+ALL_PROGRAMS = {**PROGRAMS, **MORE_PROGRAMS}
+PROGRAM_TOOLS = {
+    "zenity": ("zenity",),
+    "yad": ("yad",),
+    "mousepad": ("mousepad",),
+    "galculator": ("galculator",),
+    "idle": ("/usr/bin/idle",),
+    "chromium": ("chromium",),
+    "featherpad": ("featherpad",),
+    "gnumeric": ("gnumeric", "ssconvert"),
+    "qalculate": ("qalculate-gtk",),
+    "gxmessage": ("gxmessage",),
+}
+COPY_DISPLAY = {
+    # calculator: (its window class, its own "copy the result" shortcut)
+    "galculator": ("galculator", "ctrl+c"),
+    "qalculate": ("qalculate-gtk", "ctrl+alt+c"),
 }
 SUPPORT_PACKAGES = ("openbox", "xclip", "dbus-daemon", "at-spi2-core", "x11-utils", "xdotool")
 TOOLS = ("Xvfb", "openbox", "xclip", "xdotool", "xprop", "dbus-daemon", "zenity", "yad")
@@ -86,7 +123,7 @@ CLASSES = (
     "consent",
     "arithmetic",
 )
-CHECK_KINDS = ("stdout", "exit", "file", "ini", "display", "submission")
+CHECK_KINDS = ("stdout", "exit", "file", "ini", "display", "submission", "sheet")
 DISPLAYS = range(70, 90)
 SCREEN = (1280, 800)
 CHROMIUM_FLAGS = (
@@ -116,6 +153,8 @@ class Task:
     setup: dict[str, Any]
     check: dict[str, Any]
     source: str
+    corpus: Path = CORPUS
+    """The corpus folder (its web/ holds the task's page)."""
 
     @property
     def scale(self) -> int | None:
@@ -128,6 +167,7 @@ class Task:
 
 
 def load_corpus(folder: Path = CORPUS) -> list[Task]:
+    folder = Path(folder).resolve()
     tasks = []
     for path in sorted(folder.glob("*.toml")):
         for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("task", []):
@@ -141,6 +181,7 @@ def load_corpus(folder: Path = CORPUS) -> list[Task]:
                     setup=raw.get("setup", {}),
                     check=raw.get("check", {}),
                     source=path.name,
+                    corpus=folder,
                 )
             )
     return tasks
@@ -163,34 +204,43 @@ def problems(tasks: list[Task]) -> list[str]:
     found = []
     counts = Counter(t.id for t in tasks)
     found += [f"{i}: id used {n} times" for i, n in counts.items() if n > 1]
-    rule = held_out(tasks)
+    thirds = [t for t in tasks if t.corpus.name not in WHOLE_SPLITS]
+    rule = held_out(thirds)
     for t in tasks:
-        if t.program not in PROGRAMS:
+        whole = WHOLE_SPLITS.get(t.corpus.name)
+        if whole and t.split != whole:
+            found.append(f"{t.id}: split {t.split!r}, this corpus is held out whole as {whole!r}")
+        if t.program not in ALL_PROGRAMS:
             found.append(f"{t.id}: unknown program {t.program!r}")
         if not t.task.strip():
             found.append(f"{t.id}: empty task sentence")
         if not t.classes or set(t.classes) - set(CLASSES):
             found.append(f"{t.id}: classes {t.classes} not among {CLASSES}")
-        if t.split != ("heldout" if t.id in rule else "dev"):
+        if not whole and t.split != ("heldout" if t.id in rule else "dev"):
             found.append(f"{t.id}: split {t.split!r} does not follow the held-out rule")
         if t.check.get("kind") not in CHECK_KINDS:
             found.append(f"{t.id}: check kind {t.check.get('kind')!r} not among {CHECK_KINDS}")
         elif not _check_has_expectation(t.check):
             found.append(f"{t.id}: the {t.check['kind']} check expects nothing")
         if t.program == "chromium":
-            if not (WEB / str(t.setup.get("page", ""))).is_file():
-                found.append(f"{t.id}: no page {t.setup.get('page')!r} in {WEB}")
+            web = t.corpus / "web"
+            if not (web / str(t.setup.get("page", ""))).is_file():
+                found.append(f"{t.id}: no page {t.setup.get('page')!r} in {web}")
             if t.setup.get("scale") not in (1, 2):
                 found.append(f"{t.id}: device scale must be 1 or 2")
         elif not t.setup.get("command"):
             found.append(f"{t.id}: no setup command")
-    by_program = Counter(t.program for t in tasks)
+        if t.check.get("kind") == "display" and t.program not in COPY_DISPLAY:
+            found.append(f"{t.id}: no way to copy the display of {t.program}")
+    if not thirds:
+        return found
+    by_program = Counter(t.program for t in thirds)
     for program, n in by_program.items():
         if n % 3:
             found.append(f"{program}: {n} tasks, not a multiple of 3, so no exact third")
-    held = sum(t.split == "heldout" for t in tasks)
-    if held * 3 != len(tasks):
-        found.append(f"{held} of {len(tasks)} tasks held out, not exactly a third")
+    held = sum(t.split == "heldout" for t in thirds)
+    if held * 3 != len(thirds):
+        found.append(f"{held} of {len(thirds)} tasks held out, not exactly a third")
     return found
 
 
@@ -202,6 +252,7 @@ def _check_has_expectation(check: dict[str, Any]) -> bool:
         "ini": ("files",),
         "display": ("equals",),
         "submission": ("fields",),
+        "sheet": ("cells",),
     }[check["kind"]]
     return any(check.get(key) not in (None, [], {}) for key in expected)
 
@@ -240,7 +291,9 @@ def check(spec: dict[str, Any], out: Outcome) -> tuple[bool, str]:
     if kind == "ini":
         return _check_ini(spec["files"], out.home)
     if kind == "display":
-        return _check_display(spec["equals"], out.display)
+        return _check_display(spec["equals"], out.display, spec.get("unit"))
+    if kind == "sheet":
+        return _check_sheet(spec, out.home)
     return _check_submission(spec, out.submissions)
 
 
@@ -316,15 +369,59 @@ def _check_ini(files: dict[str, dict[str, str]], home: Path) -> tuple[bool, str]
     return True, ""
 
 
-def _check_display(wanted: float, shown: str | None) -> tuple[bool, str]:
+def _check_display(wanted: float, shown: str | None, unit: str | None = None) -> tuple[bool, str]:
+    """The number a calculator shows; qalculate copies "−7", "1 099 511 627 776" or "1.5 km"
+    (`unit`: the unit that must follow the number)."""
     if shown is None:
         return False, "could not copy the calculator's display (closed?)"
+    text = shown.strip().replace("\u2212", "-")
+    if unit:
+        if not text.endswith(unit):
+            return False, f"the display shows {shown.strip()!r}, wanted a result in {unit}"
+        text = text[: -len(unit)].strip()
+    text = re.sub(r"(?<=\d)[ \u2009\u202f](?=\d)", "", text)  # digit groups
     try:
-        value = float(shown.strip().replace(",", ""))
+        value = float(text.replace(",", ""))
     except ValueError:
         return False, f"the display shows {shown!r}"
     if not math.isclose(value, float(wanted), rel_tol=1e-9, abs_tol=1e-9):
         return False, f"the display shows {shown.strip()}, wanted {wanted:g}"
+    return True, ""
+
+
+def _check_sheet(spec: dict[str, Any], home: Path) -> tuple[bool, str]:
+    """Cells of a spreadsheet file the program saved, read back with gnumeric's own ssconvert
+    (any format it reads): {"B7": 1250} compares numbers, {"A1": "Quantity"} text."""
+    path = home / spec["path"]
+    if not path.is_file():
+        return False, f"no file {spec['path']}"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "sheet.csv"
+        env = dict(os.environ, HOME=tmp)
+        command = ["ssconvert", "--export-type=Gnumeric_stf:stf_csv", str(path), str(out)]
+        try:
+            subprocess.run(command, env=env, capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return False, f"ssconvert failed on {spec['path']}: {error}"
+        if not out.is_file():
+            return False, f"{spec['path']} is not a spreadsheet ssconvert reads"
+        rows = list(csv.reader(out.read_text(encoding="utf-8", errors="replace").splitlines()))
+    for ref, wanted in spec["cells"].items():
+        match = re.fullmatch(r"([A-Z]+)([0-9]+)", ref)
+        if not match:
+            return False, f"bad cell reference {ref!r}"
+        column = functools.reduce(lambda n, c: n * 26 + ord(c) - 64, match[1], 0) - 1
+        row = int(match[2]) - 1
+        got = rows[row][column].strip() if row < len(rows) and column < len(rows[row]) else ""
+        if isinstance(wanted, (int, float)) and not isinstance(wanted, bool):
+            try:
+                same = math.isclose(float(got), float(wanted), rel_tol=1e-9, abs_tol=1e-9)
+            except ValueError:
+                same = False
+        else:
+            same = got == str(wanted)
+        if not same:
+            return False, f"{ref} holds {got!r}, wanted {wanted!r}"
     return True, ""
 
 
@@ -487,8 +584,8 @@ def wait_for_window(display: str, blank: bytes, process: subprocess.Popen[bytes]
 class Submissions(http.server.ThreadingHTTPServer):
     """Serves benchmarks/tasks/web/ on 127.0.0.1 and records every form posted to /submit."""
 
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, web: Path = WEB) -> None:
+        super().__init__(("127.0.0.1", 0), functools.partial(_Handler, directory=str(web)))
         self.received: list[dict[str, list[str]]] = []
         self.pages: list[str] = []
         threading.Thread(target=self.serve_forever, daemon=True).start()
@@ -502,7 +599,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     server: Submissions
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, directory=str(WEB), **kwargs)
+        kwargs.setdefault("directory", str(WEB))
+        super().__init__(*args, **kwargs)
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         self.server.pages.append(self.path)
@@ -536,10 +634,11 @@ def _prepare_home(task: Task, home: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _copy_display(env: dict[str, str]) -> str | None:
+def _copy_display(env: dict[str, str], program: str = "galculator") -> str | None:
     """The calculator's display, through its own Edit > Copy shortcut and the clipboard."""
+    window_class, keys = COPY_DISPLAY[program]
     windows = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "galculator"],
+        ["xdotool", "search", "--onlyvisible", "--class", window_class],
         env=env,
         capture_output=True,
         text=True,
@@ -548,7 +647,7 @@ def _copy_display(env: dict[str, str]) -> str | None:
         subprocess.run(
             ["xdotool", "windowactivate", "--sync", window], env=env, capture_output=True
         )
-        subprocess.run(["xdotool", "key", "ctrl+c"], env=env)  # GTK ignores keys sent to a window
+        subprocess.run(["xdotool", "key", keys], env=env)  # GTK ignores keys sent to a window
         try:
             copied = subprocess.run(
                 ["xclip", "-o", "-selection", "clipboard"],
@@ -591,7 +690,7 @@ def run_task(
 ) -> Result:
     start = time.monotonic()
     outcome, reason, steps, run_dir, verdict = "setup", "", 0, "", (False, "")
-    work = Path(tempfile.mkdtemp(prefix=f"cw-task-{task.id}-"))
+    work = Path(tempfile.mkdtemp(prefix="cw-task-"))  # no id: window titles show the path
     home = work / "home"
     try:
         _prepare_home(task, home)
@@ -603,7 +702,7 @@ def run_task(
             stdout_path = work / "stdout.txt"
             stdout_file = stack.enter_context(stdout_path.open("wb"))
             if task.program == "chromium":
-                server = Submissions()
+                server = Submissions(task.corpus / "web")
                 stack.callback(server.shutdown)
                 command = [
                     "chromium",
@@ -624,14 +723,14 @@ def run_task(
             outcome, reason, steps, run_dir = _clickwright(
                 task, env, work, out, time_limit, config
             )
-            if task.check["kind"] in ("stdout", "exit", "file"):
+            if task.check["kind"] in ("stdout", "exit", "file", "sheet"):
                 try:
                     program.wait(timeout=3)  # a dialog closed by OK exits at once
                 except subprocess.TimeoutExpired:
                     pass
             result = Outcome(home=home, exit_code=program.poll())
             if task.check["kind"] == "display":
-                result.display = _copy_display(env)
+                result.display = _copy_display(env, task.program)
             if server is not None:
                 result.submissions = list(server.received)
             stdout_file.flush()
@@ -736,6 +835,7 @@ def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
                 "success": round(sum(r.success for r in rs) / len(rs), 4),
                 "dev": rate([r for r in rs if r.split == "dev"]),
                 "heldout": rate([r for r in rs if r.split == "heldout"]),
+                "heldout2": rate([r for r in rs if r.split == "heldout2"]),
             }
             for name, rs in sorted(groups.items())
         }
@@ -750,13 +850,16 @@ def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
 
 
 def print_summary(data: dict[str, dict[str, Any]]) -> None:
+    second = "heldout2" in data["split"]
     for title in ("split", "program", "class"):
         print(f"\nby {title}:")
-        print(f"  {'':<16} {'n':>4}  {'success':>7}   {'dev':<14} {'held-out':<14}")
+        extra = f" {'held-out 2':<14}" if second else ""
+        print(f"  {'':<16} {'n':>4}  {'success':>7}   {'dev':<14} {'held-out':<14}{extra}")
         for name, row in data[title].items():
+            extra = f" {row.get('heldout2', '-'):<14}" if second else ""
             print(
                 f"  {name:<16} {row['n']:>4}  {row['success']:>7.2f}   "
-                f"{row['dev']:<14} {row['heldout']:<14}"
+                f"{row['dev']:<14} {row['heldout']:<14}{extra}"
             )
     said = ", ".join(f"{k} {v}" for k, v in data["outcome"].items())
     wrong = ", ".join(f"{k} {v}" for k, v in data["failed_outcome"].items())
@@ -768,9 +871,9 @@ def select(tasks: list[Task], args: argparse.Namespace) -> list[Task]:
         return [part.strip() for part in (value or "").split(",") if part.strip()]
 
     programs, ids = listed(args.program), listed(args.id)
-    unknown = set(programs) - set(PROGRAMS)
+    unknown = set(programs) - set(ALL_PROGRAMS)
     if unknown:
-        raise SystemExit(f"unknown program {sorted(unknown)}; known: {', '.join(PROGRAMS)}")
+        raise SystemExit(f"unknown program {sorted(unknown)}; known: {', '.join(ALL_PROGRAMS)}")
     chosen = [
         t
         for t in tasks
@@ -786,8 +889,14 @@ def select(tasks: list[Task], args: argparse.Namespace) -> list[Task]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--program", help="comma list: " + ", ".join(PROGRAMS))
-    parser.add_argument("--split", choices=("all", "dev", "heldout"), default="all")
+    parser.add_argument("--program", help="comma list: " + ", ".join(ALL_PROGRAMS))
+    parser.add_argument("--split", choices=("all", "dev", "heldout", "heldout2"), default="all")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="corpus folder (default benchmarks/tasks; benchmarks/tasks_heldout2: held-out set 2)",
+    )
     parser.add_argument("--id", help="comma list of ids or patterns (web-*)")
     parser.add_argument("--class", dest="cls", choices=CLASSES, help="one phrasing class")
     parser.add_argument("--jobs", type=int, default=1, help="tasks at once (default 1)")
@@ -799,7 +908,7 @@ def main(argv: list[str] | None = None) -> int:
         "--config", type=Path, help="a clickwright config file for every task (default: none)"
     )
     args = parser.parse_args(argv)
-    corpus = load_corpus()
+    corpus = load_corpus(args.corpus)
     wrong = problems(corpus)
     if wrong:
         raise SystemExit("the corpus is broken:\n  " + "\n  ".join(wrong))
@@ -810,9 +919,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not CLICKWRIGHT.exists():
         raise SystemExit(f"{CLICKWRIGHT} is missing: run `make venv` first")
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    needed = [*TOOLS, *(tool for t in tasks for tool in PROGRAM_TOOLS[t.program])]
+    missing = [tool for tool in dict.fromkeys(needed) if shutil.which(tool) is None]
     if missing:
-        packages = " ".join((*PROGRAMS.values(), *SUPPORT_PACKAGES))
+        used = {t.program for t in tasks}
+        packages = " ".join(
+            (*PROGRAMS.values(), *(ALL_PROGRAMS[p] for p in sorted(used - set(PROGRAMS))))
+        )
+        packages += " " + " ".join(SUPPORT_PACKAGES)
         raise SystemExit(f"missing {', '.join(missing)}: sudo apt-get install -y {packages}")
     out = (args.out or ROOT / "bench" / f"tasks-{time.strftime('%Y%m%d-%H%M%S')}").resolve()
     (out / "runs").mkdir(parents=True, exist_ok=True)
@@ -848,7 +962,12 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "task-corpus",
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "commit": _commit(),
-        "settings": {"time_limit": args.time_limit, "jobs": args.jobs, "split": args.split},
+        "settings": {
+            "time_limit": args.time_limit,
+            "jobs": args.jobs,
+            "split": args.split,
+            "corpus": str(args.corpus),
+        },
         "seconds": round(time.monotonic() - started, 1),
         "median_task_seconds": statistics.median(r.seconds for r in results),
         "summary": data,

@@ -357,6 +357,11 @@ class Type(_Model):
     clear: bool = Field(
         default=False, description="select all existing text first so it is replaced"
     )
+    paste: bool = Field(
+        default=False,
+        description="put the text on the clipboard and paste it: one exact edit, which an "
+        "editor does not re-indent as it would typed lines",
+    )
 
 
 class Hotkey(_NamesKeys):

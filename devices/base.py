@@ -42,6 +42,11 @@ class Device(ABC):
         it offers one (the parsers fuse it with the pixels); None where it has none."""
         return None
 
+    def clipboard(self) -> str | None:
+        """The text on the device's clipboard (what a copy just put there; "" when it holds
+        none), or None where it cannot be read: the agent then works from the pixels alone."""
+        return None
+
     def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
         """What the person at this device does, as it happens, until `stop` is set: what the
         recorder listens to. Devices that cannot listen say so."""

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from clickwright.a11y import A11yTree
+from clickwright.devices import clipboard
 from clickwright.devices.a11y import read_atspi
 from clickwright.devices.base import Device, Point
 from clickwright.devices.geometry import Mapping, Monitor, choose_monitor
@@ -196,9 +197,14 @@ class DesktopDevice(Device):
         elif kind == "type":
             if at:
                 gui.click(*at)
+            command = "command" if sys.platform == "darwin" else "ctrl"
             if action.clear:
-                gui.hotkey("command" if sys.platform == "darwin" else "ctrl", "a")
-            self._type_text(action.text)
+                gui.hotkey(command, "a")
+            if action.paste:
+                clipboard.write(self.display, action.text)
+                gui.hotkey(command, "v")
+            else:
+                self._type_text(action.text)
             if action.enter:
                 gui.press("enter")
         elif kind == "hotkey":
@@ -264,6 +270,9 @@ class DesktopDevice(Device):
             "cannot type non-ASCII text on this platform",
             "install xdotool on Linux (sudo apt-get install -y xdotool)",
         )
+
+    def clipboard(self) -> str | None:
+        return clipboard.read(self.display)
 
     def accessibility(self) -> A11yTree | None:
         """The AT-SPI tree of the active window on this monitor (Linux only)."""

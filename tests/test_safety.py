@@ -11,6 +11,8 @@ SUBMIT = Element(1, Box(0, 0, 80, 20), "button", "Submit", interactive=True)
 DELETE = Element(2, Box(0, 0, 80, 20), "button", "Delete customer", interactive=True)
 PASSWORD = Element(3, Box(0, 0, 80, 20), "input", "", interactive=True, name="Password:")
 CLICK = Click(target=Target(id=1))
+SEND_MONEY = Element(4, Box(0, 0, 80, 20), "button", "Send money", interactive=True)
+DELETE_ACCOUNT = Element(5, Box(0, 0, 80, 20), "button", "Delete account", interactive=True)
 
 
 @pytest.mark.parametrize(
@@ -23,12 +25,22 @@ CLICK = Click(target=Target(id=1))
         ("Add a customer called Ada", DELETE, False),
         ("click Save", SUBMIT, False),
         ("", DELETE, False),
+        ("send 50 to account 9988-7766", SEND_MONEY, True),
+        ("Sends 50 to Bo", SEND_MONEY, True),
+        ("tick Newsletter", SEND_MONEY, False),
+        ("delete the old files", DELETE_ACCOUNT, False),
+        ("delete my account", DELETE_ACCOUNT, True),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
     risk = risk_of(CLICK, element)
     assert risk is not None
     assert Consent(task).covers(risk) is consented
+
+
+@pytest.mark.parametrize("label", ["Don't send", "Do not delete", "No, don't submit", "Never pay"])
+def test_a_button_that_declines_the_risky_thing_is_not_risky(label):
+    assert risk_of(CLICK, Element(1, Box(0, 0, 80, 20), "button", label, interactive=True)) is None
 
 
 def test_a_secret_the_task_gives_is_consented_and_no_other():

@@ -30,6 +30,9 @@ class DeviceWrapper(Device):
     def accessibility(self) -> Any | None:
         return self.inner.accessibility()
 
+    def clipboard(self) -> str | None:
+        return self.inner.clipboard()
+
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
 

@@ -1,0 +1,50 @@
+"""The edits an editor's exact text goes through (the clipboard path of agent/editing.py)."""
+
+from __future__ import annotations
+
+import re
+
+from clickwright.agent.editing import inserted, line_deleted, replaced, words_deleted
+
+
+def test_words_are_replaced_as_whole_words_in_any_case_once_or_everywhere():
+    text = "Status: Draft\nthe draft is a draftsman's draft\n"
+    assert replaced("draft", "final", every=False)(text) == (
+        "Status: Final\nthe draft is a draftsman's draft\n"
+    )
+    assert replaced("draft", "final", every=True)(text) == (
+        "Status: Final\nthe final is a draftsman's final\n"
+    )
+    assert replaced("colour", "color", every=True)("no colours here") is None
+    assert replaced("8080", "9090", every=False)("port = 8080\n") == "port = 9090\n"
+
+
+def test_a_value_of_a_kind_is_replaced_by_its_pattern():
+    email = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+    edit = replaced(email, "new@example.org", every=False)
+    assert edit("Contact: old@example.com\n") == "Contact: new@example.org\n"
+
+
+def test_a_line_is_deleted_with_its_line_break():
+    text = "apples\npears\nplums\n"
+    assert line_deleted("pears")(text) == "apples\nplums\n"
+    assert line_deleted("plums")("apples\nplums") == "apples"
+    assert line_deleted("figs")(text) is None
+
+
+def test_words_go_with_one_space_beside_them():
+    assert words_deleted("very")("This is very important.") == "This is important."
+    assert words_deleted("today")("Call me today\nBye") == "Call me\nBye"
+
+
+def test_lines_are_added_below_above_between_and_at_the_ends():
+    code = "def f():\n    x = 1\n    return x\n"
+    assert inserted("y = 2", "below", "x = 1")(code) == (
+        "def f():\n    x = 1\n    y = 2\n    return x\n"
+    )
+    assert inserted("# start", "above", "def f")(code).startswith("# start\ndef f():")
+    assert inserted("scratch", "end")("a\n") == "a\nscratch"
+    assert inserted("two", "between", "one", "three")("one three\n") == "one two three\n"
+    assert inserted("two", "between", "one", "three")("one, three\n") == "one, two, three\n"
+    assert inserted("two", "between", "one", "three")("one\nthree\n") == "one\ntwo\nthree\n"
+    assert inserted("z", "below", "nowhere")(code) is None
