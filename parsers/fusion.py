@@ -31,6 +31,7 @@ CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
 LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ")  # what OCR reads a check box or radio glyph as
+WORD_SIGNS = frozenset("@#&%$€£")  # signs that start words, never a toggle's reading
 LEADING_ICON = 18  # px: a named icon this large at the start of a text is no letter of it
 ICON_SLACK = 3  # px
 LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a tool button
@@ -128,7 +129,8 @@ def fuse(
             ]
         if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
             contents = [t for t in contents if not is_glyph(t.text)]
-        if widget.kind == "combo" and not _closes(widget, contents):
+        buttons = _window_buttons(widget, contents)
+        if widget.kind == "combo" and not buttons:
             arrow = widget.box.right - 1.5 * widget.box.h  # read as "V" or "▼": no value
             contents = [t for t in contents if not (is_glyph(t.text) and t.box.x >= arrow)]
         name = names.get(index, "")
@@ -138,9 +140,13 @@ def fuse(
             parts.extend(_list_elements(widget, items, name))
             free.extend(contents if in_rows else [])
             continue
-        if _closes(widget, contents):  # a title bar whose close button looks like an arrow
-            parts.append(replace(_widget_element(widget), kind="container"))
-            parts.append(_glyph_button(contents[0]))
+        if buttons:  # a title bar: its title, and its window buttons
+            parts.append(replace(_widget_element(widget), kind="container", interactive=False))
+            parts.extend(
+                _glyph_button(t, widget.box, name)
+                for t, name in zip(buttons, WINDOW_BUTTONS, strict=False)
+            )
+            free.extend(t for t in contents if t not in buttons)
             continue
         text = " ".join(t.text for t in contents)
         if not text and not name:
@@ -165,7 +171,8 @@ def fuse(
         )
 
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
-    navigation = {id(free[i]) for i in nav_bar(free) if id(free[i]) not in menus}
+    outside = [t for t in free if not any(r.box.contains_point(*t.box.center) for r in rows)]
+    navigation = {id(outside[i]) for i in nav_bar(outside) if id(outside[i]) not in menus}
     parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation) for t in free)
     return numbered(parts + [_row_text(row, parts) for row in rows])
 
@@ -549,26 +556,46 @@ def _widget_element(widget: Widget) -> Element:
 
 
 CLOSE_GLYPHS = frozenset({"x", "X", "×", "✕", "✖"})
+GLYPH_BAR = 2.5  # a field or button this many times wider than tall may be a title bar
+WINDOW_BUTTONS = ("close", "maximize", "minimize")  # a title bar's glyph buttons, right to left
 
 
-def _closes(widget: Widget, contents: list[TextBox]) -> bool:
-    """A "combo" whose only text is a close glyph at its right end is a bar with a close button
-    (a dialog's title bar), not a drop-down showing the value "x"."""
-    if widget.kind != "combo" or len(contents) != 1 or contents[0].text.strip() not in CLOSE_GLYPHS:
-        return False
-    return contents[0].box.x >= widget.box.x + 0.6 * widget.box.w
+def _window_buttons(widget: Widget, contents: list[TextBox]) -> list[TextBox]:
+    """The glyphs ending a bar, spaced apart, the last a close glyph ("_ □ ×", read "1 0 X"),
+    right to left: a title bar's window buttons, not the value of a field, button or
+    drop-down that shows them ("x")."""
+    box = widget.box
+    if widget.kind not in ("button", "input", "combo") or box.w < GLYPH_BAR * box.h:
+        return []
+    ordered = sorted(contents, key=lambda t: t.box.x)
+    ending: list[TextBox] = []
+    for text in reversed(ordered):
+        spaced = not ending or ending[-1].box.x - text.box.right >= ending[-1].box.w
+        at_end = ending or text.box.x >= box.x + 0.6 * box.w
+        if len(text.text.strip()) != 1 or not spaced or not at_end:
+            break
+        ending.append(text)
+    if not ending or ending[0].text.strip() not in CLOSE_GLYPHS:
+        return []
+    return ending[: len(WINDOW_BUTTONS)]
 
 
-def _glyph_button(text: TextBox) -> Element:
+def _glyph_button(text: TextBox, bar: Box, name: str) -> Element:
+    """A window button drawn as a glyph: a square round it as large as such buttons are
+    drawn, inside the bar holding it, with no text (OCR's reading of a picture: "□" read as
+    "0") but its name."""
+    side = min(bar.h, 2 * max(text.box.w, text.box.h) + 4)
+    cx, cy = text.box.center
+    x = min(max(bar.x, cx - side // 2), bar.right - side)
+    y = min(max(bar.y, cy - side // 2), bar.bottom - side)
     return Element(
         id=0,
-        box=text.box,
+        box=Box(x, y, side, side),
         kind="button",
-        text=text.text.strip(),
         source="merged",
         score=text.score,
         interactive=True,
-        name="close",
+        name=name,
     )
 
 
@@ -641,7 +668,8 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
     letter or digit, is that letter or symbol.
 
     One at the very start of a text box is kept: OCR often reads a toggle and its label as one
-    line ("☑ Large"), or the toggle alone as a look-alike ("O", "口").
+    line ("☑ Large"), or the toggle alone as a look-alike ("O", "口"); unless OCR read a sign
+    of words there (the "@" of "@ana", a round letter's look-alike).
     """
     if widget.kind not in TOGGLES:
         return False
@@ -650,8 +678,10 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
         if text.box.intersection(box) < 0.6 * box.area:
             continue
         letter = text.text.strip()
-        if box.x - text.box.x > box.w or (
-            len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES
+        if (
+            box.x - text.box.x > box.w
+            or (len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES)
+            or letter[:1] in WORD_SIGNS
         ):
             return True
     return False
