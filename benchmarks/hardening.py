@@ -9,7 +9,8 @@ Sections (each prints its figures; goal 0 tracebacks, 0 lost or invalid run logs
 - probes: the CLI bad inputs of tests/test_hardening_fuzz.py (200+), plus read-only and full
   disks (tmpfs mounts, as root). `--against DIR` runs another version's commands (DIR laid
   out as the `clickwright` package, e.g. from `git archive`) to compare before and after.
-- fuzz: hypothesis-generated demonstrations, config files and run folders, in process.
+- fuzz: hypothesis-generated demonstrations, config files, model answers (JSON roles and the
+  vendors' protocols) and run folders, in process.
 - faults: stop signals at random moments (also a second one, also SIGINT inherited as ignored),
   the display killed, the app killed or stopped, SIGKILL then the next run, a disk that fills.
 - secrets: runs that type a secret given in several ways; every file they write and their
@@ -46,11 +47,13 @@ from clickwright.app.demo import sample_app_command  # noqa: E402
 from tests.test_demos import write_demo  # noqa: E402
 from tests.test_hardening_fuzz import (  # noqa: E402
     bad_inputs,
+    check_answer,
     check_config,
     check_demo,
     check_run_folder,
     config_files,
     make_run,
+    model_answers,
     mutations,
     run_log_problems,
     run_probe,
@@ -215,13 +218,18 @@ def fuzz(work: Path, count: int) -> None:
     def configs(data) -> None:  # noqa: ANN001
         note("config file", check_config(work, data))
 
+    @common
+    @given(answer=model_answers())
+    def answers(answer) -> None:  # noqa: ANN001
+        note("model answer", check_answer(*answer))
+
     @settings(common, max_examples=max(count // 5, 1))
     @given(which=st.sampled_from(["run", "steps", "elements"]), change=mutations())
     def folders(which, change) -> None:  # noqa: ANN001
         note("run folder", check_run_folder(runs, work / "run-work", which, change))
 
     started = time.perf_counter()
-    for generated in (demos, configs, folders):
+    for generated in (demos, configs, answers, folders):
         generated()
     took = time.perf_counter() - started
     print(

@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,9 +29,29 @@ from PIL import Image
 from clickwright.agent.runlog import LOCK, RunLog, read_run, read_steps
 from clickwright.errors import ClickwrightError
 from clickwright.types import Box, Element, Frame, Screen, StepRecord, Type
+from tests.model_server import anthropic_tool_use, openai_computer_call
 from tests.test_demos import write_demo
 
 Mutation = Callable[[list[bytes]], list[bytes]]
+PROTOCOL_MODELS = {
+    "ui-tars": ("openai", "ui-tars-1.5-7b"),
+    "qwen-vl": ("openai", "qwen2.5-vl-7b"),
+    "anthropic-computer": ("anthropic", "claude-sonnet-4-5"),
+    "openai-computer": ("openai", "computer-use-preview"),
+}
+BODY_ANSWERS = {
+    "anthropic-computer": lambda: anthropic_tool_use(
+        {"action": "left_click", "coordinate": [40, 30]}, text="Clicking Advanced"
+    ).body,
+    "openai-computer": lambda: openai_computer_call(
+        {"type": "click", "x": 40, "y": 30, "button": "left"}, summary="Clicking Advanced"
+    ).body,
+}
+"""A real answer of each vendor's JSON protocol, to be damaged."""
+ANSWER_SCREEN = Screen(
+    Frame(np.full((200, 320, 3), 230, np.uint8)),
+    (Element(1, Box(20, 20, 60, 20), "tab", "Advanced", interactive=True),),
+)
 
 # ---- generators -------------------------------------------------------------------------------
 
@@ -215,6 +236,61 @@ def config_files(draw: st.DrawFn) -> bytes:
     return text
 
 
+ANSWER_KINDS = ("actor", "planner", "critic", "notetaker", "grounder", *PROTOCOL_MODELS)
+"""clickwright's JSON roles, then the vendor protocols (each with a model that speaks it)."""
+FRAGMENTS = {
+    "json": ['{"type": "', "click", "type", "launch", "drag", '", "target": {', '"id": ',
+             '"point": [', '"text": "', '"action": {', '"verdict": "', '"subgoals": [',
+             '"notes": [', "1e999", "-1", "NaN", "]", "}", ", ", '"', "```json\n", "```"],
+    "ui-tars": ["Thought: ", "Action: ", "click(start_box='(", "<|box_start|>(", "<|box_end|>",
+                "drag(start_box='(1,2)', end_box='(", "type(content='", "hotkey(key='",
+                "scroll(start_box='(3,4)', direction='", "finished(content='", "wait()",
+                "press_back()", "long_press(point='<point>", "</point>')", ")", "')", "1e999",
+                "-5", "nan", "\n", "<point>10 10</point>", "open_app(app_name='", "\\'"],
+    "qwen-vl": ["<tool_call>", "</tool_call>", '{"name": "computer_use", "arguments": {',
+                '"action": "', "left_click", "type", "key", "scroll", "terminate", "wait",
+                '"coordinate": [', '"keys": [', '"text": "', '"pixels": ', '"status": "',
+                "1e999", "-7", "]", "}", '"', ", "],
+}  # fmt: skip
+
+
+@st.composite
+def model_answers(draw: st.DrawFn) -> tuple[str, str | dict[str, Any]]:
+    """A model's answer as careless, broken or hostile as answers come: for the JSON roles and
+    the text grammars, fragments of what they expect mixed with anything; for the vendors'
+    JSON protocols, one of their real answers with parts replaced by anything."""
+    kind = draw(st.sampled_from(ANSWER_KINDS))
+    if kind in BODY_ANSWERS:
+        body = json.loads(json.dumps(BODY_ANSWERS[kind]()))
+        for _ in range(draw(st.integers(1, 3))):
+            body = _replaced(body, draw(st.integers(0, 10**6)), draw(JSON_VALUES))
+        return kind, body
+    grammar = kind if kind in FRAGMENTS else "json"
+    piece = st.text(max_size=30) | st.sampled_from(FRAGMENTS[grammar]) | JSON_VALUES.map(
+        lambda value: json.dumps(value, allow_nan=True)
+    )
+    return kind, "".join(draw(st.lists(piece, max_size=8)))
+
+
+def _replaced(body: dict[str, Any], which: int, value: Any) -> dict[str, Any]:
+    """`body` with the `which`-th of its parts (any nested value) set to `value`; its list of
+    content blocks or output items stays a list, as the backend hands on no other answer."""
+    places: list[tuple[Any, Any]] = []
+
+    def walk(node: Any) -> None:
+        keys = node.keys() if isinstance(node, dict) else range(len(node))
+        for key in list(keys):
+            if node is not body or key not in ("content", "output"):
+                places.append((node, key))
+            if isinstance(node[key], dict | list):
+                walk(node[key])
+
+    walk(body)
+    parent, key = places[which % len(places)]
+    parent[key] = value
+    return body
+
+
 # ---- checks -----------------------------------------------------------------------------------
 
 
@@ -264,6 +340,43 @@ def check_config(work: Path, data: bytes) -> str:
         models = load_settings(env={"CLICKWRIGHT_CONFIG": str(path)})
         limits = models.run
         RunSettings(max_steps=limits.max_steps, max_time=limits.max_time, max_cost=limits.max_cost)
+    except ClickwrightError as exc:
+        return "" if "\n" not in str(exc) else f"unclear error: {str(exc)[:200]}"
+    except Exception:  # noqa: BLE001
+        return _unexpected()
+    return ""
+
+
+def check_answer(kind: str, answer: str | dict[str, Any]) -> str:
+    """A model's answer read by what reads it: an action (or plan, verdict, note, point), a
+    problem told back to the model, or one clickwright error; nothing else."""
+    from clickwright.agent import roles
+    from clickwright.agent.config import BackendSettings
+    from clickwright.agent.protocols.actor import PROTOCOLS
+    from clickwright.agent.protocols.base import Outcome, choose
+    from clickwright.agent.screen_scaling import ScaledImage
+
+    try:
+        if kind in PROTOCOL_MODELS:
+            spec = choose(*PROTOCOL_MODELS[kind])
+            protocol = PROTOCOLS[kind](spec, "open Advanced", "desktop", 2)
+            protocol.observe(Outcome(ANSWER_SCREEN))
+            protocol.request()
+            protocol.read(answer)
+            return ""
+        role = {
+            "actor": roles.Actor,
+            "planner": roles.Planner,
+            "critic": roles.ModelCritic,
+            "notetaker": roles.Notetaker,
+            "grounder": roles.ModelGrounder,
+        }[kind](None, BackendSettings(), None, None)  # type: ignore[arg-type]
+        if kind == "actor":
+            role.parse(answer, ANSWER_SCREEN)
+        elif kind == "grounder":
+            role.parse(answer, ScaledImage(ANSWER_SCREEN.frame.pixels, ANSWER_SCREEN.frame.size))
+        else:
+            role.parse(answer)
     except ClickwrightError as exc:
         return "" if "\n" not in str(exc) else f"unclear error: {str(exc)[:200]}"
     except Exception:  # noqa: BLE001
@@ -845,6 +958,12 @@ def test_fuzzed_run_folders_report_or_fail_in_one_line(
     work = tmp_path_factory.getbasetemp() / "run-work" / "r"
     work.parent.mkdir(exist_ok=True)
     assert check_run_folder(run_template, work, which, change) == ""
+
+
+@FUZZ
+@given(answer=model_answers())
+def test_fuzzed_model_answers_are_read_or_told_back(answer):
+    assert check_answer(*answer) == ""
 
 
 @pytest.mark.slow

@@ -174,7 +174,8 @@ class AnthropicComputer(Protocol):
         blocks = [_clean(b) for b in reply.get("content", []) if isinstance(b, Mapping)]
         self.history.append({"role": "assistant", "content": blocks})
         self.problem = ""
-        thought = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
+        said = [b.get("text") for b in blocks if b.get("type") == "text"]
+        thought = " ".join(text for text in said if isinstance(text, str)).strip()
         uses = [b for b in blocks if b.get("type") == "tool_use"]
         self.results = [Result(str(u.get("id", ""))) for u in uses]
         if not uses:
@@ -190,7 +191,10 @@ class AnthropicComputer(Protocol):
             try:
                 if use.get("name") != "computer":
                     raise ActionError(f"there is no tool {use.get('name')!r}; use computer")
-                answer = self._act(use.get("input") or {}, image)
+                given = use.get("input") or {}
+                if not isinstance(given, Mapping):
+                    raise ActionError("the computer tool's input must be an object")
+                answer = self._act(given, image)
             except ActionError as error:
                 result.content, result.error = [_text(f"Error: {error}")], True
                 problems.append(str(error))

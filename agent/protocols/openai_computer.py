@@ -151,13 +151,17 @@ class OpenAIComputer(Protocol):
         self.call_id = str(call.get("call_id", ""))
         self.checks = [
             {k: v for k, v in check.items() if k in ("id", "code", "message")}
-            for check in call.get("pending_safety_checks") or []
+            for check in _listed(call.get("pending_safety_checks"))
             if isinstance(check, Mapping)
         ]
         given = call.get("actions") or [call.get("action") or {}]
         actions: list[Action] = []
         try:
+            if not isinstance(given, list):
+                raise ActionError(f"actions={given!r} must be a list of action objects")
             for step in given:
+                if not isinstance(step, Mapping):
+                    raise ActionError(f"{step!r} is not an action object")
                 actions.extend(self._act(step, image))
         except ActionError as error:
             self.problem = f"That action cannot be done here: {error}"
@@ -177,7 +181,7 @@ class OpenAIComputer(Protocol):
             if kind == "double_click":
                 return [DoubleClick(target=target, keys=held)]
             button = given.get("button", "left")
-            if button not in BUTTONS:
+            if not isinstance(button, str) or button not in BUTTONS:
                 raise ActionError(f"this computer has no {button!r} button click")
             return [BUTTONS[button](target=target, keys=held)]
         if kind == "type":
@@ -253,7 +257,12 @@ def _texts(output: list[Mapping[str, Any]]) -> list[str]:
     texts: list[str] = []
     for item in output:
         parts = item.get("summary") if item.get("type") == "reasoning" else item.get("content")
-        for part in parts or []:
+        for part in _listed(parts):
             if isinstance(part, Mapping) and isinstance(part.get("text"), str):
                 texts.append(part["text"])
     return texts
+
+
+def _listed(value: object) -> list[Any]:
+    """A list the answer gives, or none: a server may send anything where a list belongs."""
+    return value if isinstance(value, list) else []
