@@ -12,7 +12,8 @@ DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1
 	libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 	libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
 	libtk8.6 at-spi2-core dbus-daemon tesseract-ocr tesseract-ocr-eng chromium chromium-driver \
-	yad zenity mousepad galculator idle3 openbox xclip
+	yad zenity mousepad galculator idle3 openbox xclip \
+	featherpad gnumeric qalculate-gtk gxmessage
 
 .PHONY: demo test bench system-deps venv clean
 
