@@ -23,7 +23,7 @@ import numpy as np
 
 from clickwright.a11y import A11yTree
 from clickwright.devices import clipboard
-from clickwright.devices.a11y import read_atspi
+from clickwright.devices.a11y import accessible_launch, read_atspi
 from clickwright.devices.base import Device, Point
 from clickwright.devices.geometry import Mapping, Monitor, choose_monitor
 from clickwright.devices.input_events import InputEvent
@@ -305,16 +305,16 @@ class DesktopDevice(Device):
         return ""
 
     def launch(self, app: str) -> subprocess.Popen[bytes]:
-        """Start a program on this device's display, detached from our terminal."""
-        env = dict(os.environ)
-        env.setdefault("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1")  # Qt apps publish their tree
-        if self.display:
-            env["DISPLAY"] = self.display
-            env["QT_QPA_PLATFORM"] = "xcb"  # not offscreen or Wayland: it must show on this display
-            env.pop("WAYLAND_DISPLAY", None)
+        """Start a program on this device's display, detached from our terminal, publishing
+        its accessibility tree (a browser's pages too: `accessible_launch`)."""
         try:
+            command, env = accessible_launch(shlex.split(app), dict(os.environ))
+            if self.display:
+                env["DISPLAY"] = self.display
+                env["QT_QPA_PLATFORM"] = "xcb"  # it must show on this display, not offscreen
+                env.pop("WAYLAND_DISPLAY", None)
             process = subprocess.Popen(
-                shlex.split(app),
+                command,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,

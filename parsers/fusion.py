@@ -72,12 +72,14 @@ def fuse(
         w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts, icons)
     ]
     kept = [_as_tile_button(w, texts) for w in kept if not _is_row(w, rows)]
-    widgets = [_as_bar(w, texts) for w in kept]
+    widgets = [as_bar(w, texts) for w in kept]
     bars = [
         w.box
         for w, original in zip(widgets, kept, strict=True)
-        if w.kind != original.kind and not any(w.box.iou(r.box) >= 0.5 for r in rows)
-    ]  # a selected list row looks like a bar: its texts are its cells, not menus
+        if w.kind != original.kind
+        and not any(w.box.iou(r.box) >= 0.5 for r in rows)
+        and sum(w.box.contains_point(*r.box.center) for r in rows) < 2
+    ]  # a selected list row, or a list's section, looks like a bar: its texts are no menus
     hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
@@ -174,7 +176,7 @@ def fuse(
     outside = [t for t in free if not any(r.box.contains_point(*t.box.center) for r in rows)]
     navigation = {id(outside[i]) for i in nav_bar(outside) if id(outside[i]) not in menus}
     parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation) for t in free)
-    return numbered(parts + [_row_text(row, parts) for row in rows])
+    return numbered(parts + _opened([_row_text(row, parts) for row in rows], parts))
 
 
 SCRIPT_SHARE = 0.8  # share of a frame's texts in other scripts above which a lone glyph is stray
@@ -193,6 +195,41 @@ def without_stray_glyphs(texts: Sequence[TextBox]) -> tuple[TextBox, ...]:
 
 def _is_cjk(character: str) -> bool:
     return unicodedata.east_asian_width(character) in ("W", "F") and character.isalpha()
+
+
+def _opened(rows: list[Element], parts: list[Element]) -> list[Element]:
+    """Rows of a list that hangs from a menu bar's title or a drop-down are the menu's or the
+    drop-down's items (`menuitem`), each reading its label (its first text, without the
+    shortcut key beside it)."""
+    openers = [p.box for p in parts if p.kind in ("menu", "combo")]
+    lists: dict[tuple[int, int], list[int]] = {}
+    for index, row in enumerate(rows):
+        key = next(
+            (k for k in lists if abs(k[0] - row.box.x) <= 4 and abs(k[1] - row.box.right) <= 4),
+            (row.box.x, row.box.right),
+        )
+        lists.setdefault(key, []).append(index)
+    opened = list(rows)
+    for members in lists.values():
+        top = min(members, key=lambda i: rows[i].box.y)
+        first = rows[top].box
+        if not any(_hangs_from(first, opener) for opener in openers):
+            continue
+        for i in members:
+            row = rows[i]
+            cells = sorted(
+                (p for p in parts if p.kind == "text" and row.box.contains_point(*p.box.center)),
+                key=lambda p: p.box.x,
+            )
+            opened[i] = replace(row, kind="menuitem", text=cells[0].text if cells else row.text)
+    return opened
+
+
+def _hangs_from(first: Box, opener: Box) -> bool:
+    """A list whose first row is just below `opener`, across from it: the list it opened."""
+    below = first.y - opener.bottom
+    across = min(first.right, opener.right) - max(first.x, opener.x)
+    return -2 <= below <= first.h and across >= 0.5 * min(opener.w, first.w)
 
 
 def _in_cell(row: Element, widgets: list[Widget]) -> bool:
@@ -519,7 +556,7 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
     return replace(widget, kind="button") if centred else widget
 
 
-def _as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
+def as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
     """A field or button holding several phrases side by side is a bar (a menu bar, a
     toolbar): OCR split them at wide gaps, so each is its own item, not one value or label
     (two words OCR read apart at a word's gap, "2.4" "(latest)", are one value).

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from clickwright.parsers.fusion import TextBox, hosts_of
+from clickwright.parsers.fusion import TextBox, as_bar, hosts_of
 from clickwright.parsers.menus import menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import Box, Element
@@ -63,7 +63,9 @@ class _Cell:
 def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -> list[Element]:
     """The list rows on a frame, as interactive `list_item` elements without text (fusion gives
     them the text of what they hold) and with ids 0."""
-    widgets = [w for w in widgets if not _highlight_band(pixels, w)]
+    # A selected row drawn as a coloured band, and a bar holding a line's phrases apart (a
+    # menu's item and its shortcut key), hold a row's cells, not a control's text.
+    widgets = [as_bar(w, texts) for w in widgets if not _highlight_band(pixels, w)]
     hosts = [w.box for w in widgets if w.kind in HOSTS]
     hosted = hosts_of([t.box for t in texts], hosts)
     # A field holding texts on several lines is a list box (a popup's items): they are rows.
@@ -303,9 +305,8 @@ def _background_span(band: np.ndarray, first: Box, covered: list[Box]) -> tuple[
     share = near.mean(axis=0)
     open_ = share >= OPEN
     line = share == 0
-    for box in covered:
+    for box in covered:  # (a line the whole band tall is no letter of a cell)
         open_[max(0, box.x) : min(width, box.right)] = True
-        line[max(0, box.x) : min(width, box.right)] = False
     closed = ~open_
     pairs = closed[:-1] & closed[1:]
     wall = np.zeros(width, bool)  # columns that are part of a wall

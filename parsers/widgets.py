@@ -855,6 +855,9 @@ def _groups(linked: np.ndarray) -> list[list[int]]:
     return groups
 
 
+CELL_SPREAD = 0.3  # how far a table cell's height may be from its column's median height
+
+
 def _tag_cells(widgets: list[Widget]) -> list[Widget]:
     """Boxes stacked flush on top of each other, column-aligned, three or more, are table or
     list cells.
@@ -874,5 +877,10 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
         & ((np.abs(bottom[:, None] - y[None]) <= 2) | (np.abs(bottom[None] - y[:, None]) <= 2))
     )
     np.fill_diagonal(stacked, False)
-    cells = {controls[i] for group in _groups(stacked) if len(group) >= 3 for i in group}
+    cells = set()
+    for group in _groups(stacked):
+        middle = np.median(h[group])
+        alike = [controls[i] for i in group if abs(h[i] - middle) <= CELL_SPREAD * middle]
+        if len(alike) >= 3:  # a table's rows are alike (a menu's sections between rules not)
+            cells.update(alike)
     return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]
