@@ -57,7 +57,7 @@ def _shows(screen: Screen, text: str) -> bool:
     wanted = [normalize(line) for line in text.splitlines() if normalize(line)][:8]
     if not wanted:
         return False
-    seen = [normalize(e.text) for e in screen.elements if e.text.strip()]
+    seen = [" ".join(normalize(e.text) for e in row) for row in _lines(screen, kinds=None)]
     found = sum(
         1 for line in wanted if any(line in t or text_similarity(line, t) >= 80 for t in seen)
     )
@@ -242,10 +242,11 @@ def _occurrence(actor: OfflineActor, words: str, unlike: str = "") -> tuple[Elem
     return None
 
 
-def _lines(screen: Screen) -> list[list[Element]]:
-    """The screen's text elements grouped into lines (their middles within half a height),
-    each left to right."""
-    texts = sorted((e for e in screen.elements if e.kind in TEXT_KINDS and e.text.strip()),
+def _lines(screen: Screen, kinds: tuple[str, ...] | None = TEXT_KINDS) -> list[list[Element]]:
+    """The screen's texts (of `kinds`; None: any) grouped into lines (their middles within half
+    a height), each left to right."""
+    texts = sorted((e for e in screen.elements if (kinds is None or e.kind in kinds)
+                    and e.text.strip() and e.kind != "container"),
                    key=lambda e: (e.box.center[1], e.box.x))  # fmt: skip
     lines: list[list[Element]] = []
     for element in texts:

@@ -15,10 +15,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
 from rapidfuzz import fuzz
 
 from clickwright.agent import reading
 from clickwright.agent.clauses import Step
+from clickwright.agent.embeddings import vectors
 from clickwright.agent.grounding import (
     FIELD_KINDS,
     TOGGLE_KINDS,
@@ -395,12 +397,13 @@ def _intent(step: Step, screen: Screen) -> Settled:
 def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | None:
     """The button on the screen that carries `intent`: a label the lexicon lists for it (the
     earlier the better), a label with its words, one that names the topic ("Upgrade" for "go
-    ahead with the upgrade"), with or without a negation as the intent wants; sentence
-    embeddings break what the words leave open."""
+    ahead with the upgrade"), with or without a negation as the intent wants; where none of
+    that decides, the label closest in meaning to the intent (sentence embeddings)."""
     lex = lexicon()
     negative = {" ".join(n) for n in lex.negations} | lex.intents["decline"].words
     topic_words = {w for w in words_of(topic) if len(w) > 2} - lex.determiners
     scored: list[tuple[float, Element]] = []
+    eligible: list[Element] = []
     for element in screen.elements:
         label = (element.text or element.name).strip()
         if element.kind not in ("button", "link", "icon") or not label or len(label) > 40:
@@ -411,6 +414,7 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
         )
         if intent.polarity > 0 and said_no:
             continue
+        eligible.append(element)
         score = 0.0
         for rank_, wanted in enumerate(intent.labels):
             if text_similarity(wanted, label) >= 90:
@@ -429,9 +433,37 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
         if score > 0:
             scored.append((score, element))
     if not scored:
-        return None
+        return _closest_in_meaning(intent, eligible)
     scored.sort(key=lambda s: -s[0])
     return scored[0][1]
+
+
+MEANING = 0.5
+"""How close in meaning (cosine) a label must be to an intent's own labels and verbs to carry
+it, where none of the lexicon's words is on it ("Maybe later" declines, "Sure" affirms)."""
+
+
+def _closest_in_meaning(intent: Intent, buttons: Sequence[Element]) -> Element | None:
+    """The button whose label is nearest in meaning to `intent` and to no other intent more."""
+    labels = vectors([(b.text or b.name).strip() for b in buttons]) if buttons else None
+    if labels is None:
+        return None
+    intents = lexicon().intents
+    near = {name: _nearness(other, labels) for name, other in intents.items()}
+    best: tuple[float, Element] | None = None
+    for i, button in enumerate(buttons):
+        mine = near[intent.name][i]
+        others = max(n[i] for name, n in near.items() if name != intent.name)
+        if mine >= MEANING and mine >= others - 0.02 and (best is None or mine > best[0]):
+            best = (float(mine), button)
+    return best[1] if best else None
+
+
+def _nearness(intent: Intent, labels: np.ndarray) -> np.ndarray:
+    """Each label's cosine to the nearest of the intent's own labels and verbs."""
+    own = vectors([*intent.labels, *(" ".join(v) for v in intent.verbs)])
+    assert own is not None  # the labels' vectors came from the same model
+    return (labels @ own.T).max(axis=1)
 
 
 # ---- a button named by the verb, for the row the words name --------------------------------------
@@ -601,7 +633,7 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if toggles and _labelled_box(screen, target):
         return _same(step, f"'{target}' is the label of a box")
     parts = _parts(target)
-    if len(parts) > 1 and all(_shown(screen, p) for p in parts):
+    if len(parts) > 1:  # each is looked for in turn when the screen does not show it yet
         many = [replace(step, target=p, soft=False) for p in parts]
         return Settled(many, "one each")
     said = step.clause.split(None, 1)[1] if len(step.clause.split()) > 1 else target

