@@ -82,15 +82,16 @@ def document(actor: OfflineActor, step: Step) -> str | None:
     device, an empty editor, the focus somewhere the copy does not reach)."""
     if actor.state.device.clipboard() is None:
         return None
+    shown = actor.screen  # before the selection's highlight, which OCR reads worse
     text = _copied(actor, step)
-    if text is not None and _shows(actor.screen, text):
+    if text is not None and _shows(shown, text):
         return text
-    area = _text_area(actor.screen)
+    area = _text_area(shown)
     if area is None:
         return None
     actor.click_element(step, area, "putting the caret in the text")
     text = _copied(actor, step)
-    return text if text is not None and _shows(actor.screen, text) else None
+    return text if text is not None and _shows(shown, text) else None
 
 
 def rewrite(actor: OfflineActor, step: Step, edit: Edit, missing: str) -> bool:
@@ -147,12 +148,20 @@ def _line_span(text: str, at: int) -> tuple[int, int]:
     return start, len(text) if end < 0 else end
 
 
-def line_deleted(words: str) -> Edit:
+def line_deleted(words: str = "", nth: int | None = None) -> Edit:
+    """The line showing `words`, or the `nth` line (-1: the last), with its line break."""
+
     def edit(text: str) -> str | None:
-        m = _words(words).search(text)
-        if m is None:
+        if nth is not None:
+            starts = [0, *(m.end() for m in re.finditer("\n", text.rstrip("\n")))]
+            if not -len(starts) <= (nth - 1 if nth > 0 else nth) < len(starts):
+                return None
+            at = starts[nth - 1 if nth > 0 else nth]
+        elif (m := _words(words).search(text)) is not None:
+            at = m.start()
+        else:
             return None
-        start, end = _line_span(text, m.start())
+        start, end = _line_span(text, at)
         return text[:start] + text[end + 1 :] if end < len(text) else text[: max(0, start - 1)]
 
     return edit
@@ -394,8 +403,12 @@ def delete(actor: OfflineActor, step: Step) -> None:
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting all the text")
         actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
         return
-    edit = line_deleted if step.where == "line" else words_deleted
-    if rewrite(actor, step, edit(step.target or ""), f"'{step.target}'"):
+    if step.where == "line":
+        edit = line_deleted(step.target or "", step.nth)
+    else:
+        edit = words_deleted(step.target or "")
+    what = f"line {step.nth}" if step.nth else f"'{step.target}'"
+    if rewrite(actor, step, edit, what):
         return
     found = _occurrence(actor, step.target or "")
     if found is None:

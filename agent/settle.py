@@ -531,13 +531,22 @@ def _delete(step: Step, screen: Screen) -> Settled:
     words = target.lower().split()
     if not words or words[0] in ("file", "document", "text", "everything", "all", "contents"):
         return Settled([replace(step, where="all", target=None)], "all the text")
+    lex = lexicon()
+    if len(words) == 2 and words[1] == "line" and (nth := lex.ordinal(words[0])):
+        return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
+    if len(words) == 2 and words[0] == "line" and words[1].isdigit():
+        return Settled([replace(step, target=None, where="line", nth=int(words[1]))])
     for unit in ("line", "word", "words", "phrase", "sentence"):
         if words[0] == unit and len(words) > 1:
             kept = target.split(None, 1)[1]
             kept = re.sub(r"\s+(?:from|in|on)\s+the\s+\w+$", "", kept)
+            kept = re.sub(_SAYING, "", kept, flags=re.I)  # "the line that says pears"
             where = "line" if unit == "line" else "word"
             return Settled([replace(step, target=kept.strip(" '\""), where=where)])
     return Settled([replace(step, where="word")])
+
+
+_SAYING = r"^(?:about|with|containing|that (?:says|reads|contains|has|mentions)|saying|reading)\s+"
 
 
 # ---- change: a field's value, or words in a text -------------------------------------------------

@@ -48,3 +48,11 @@ def test_lines_are_added_below_above_between_and_at_the_ends():
     assert inserted("two", "between", "one", "three")("one, three\n") == "one, two, three\n"
     assert inserted("two", "between", "one", "three")("one\nthree\n") == "one\ntwo\nthree\n"
     assert inserted("z", "below", "nowhere")(code) is None
+
+
+def test_a_line_is_deleted_by_its_place():
+    text = "one\ntwo\nthree\n"
+    assert line_deleted(nth=2)(text) == "one\nthree\n"
+    assert line_deleted(nth=-1)(text) == "one\ntwo\n"
+    assert line_deleted(nth=1)(text) == "two\nthree\n"
+    assert line_deleted(nth=4)(text) is None
