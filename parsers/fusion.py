@@ -63,7 +63,7 @@ def fuse(
     selects the row, not the check box), named after its label, which stays a text of its own.
     """
     rows = [r for r in rows or [] if not _in_cell(r, widgets)]
-    texts = _split_at_toggles(texts, [w for w in widgets if w.kind in TOGGLES])
+    texts = _split_at_widgets(texts, [w for w in widgets if w.kind in TOGGLES + FIELDS])
     menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
     widgets = [_as_icon_button(w, texts) for w in widgets]
     texts = [_after_leading_icon(t, widgets) for t in texts]
@@ -136,10 +136,11 @@ def fuse(
             arrow = widget.box.right - 1.5 * widget.box.h  # read as "V" or "▼": no value
             contents = [t for t in contents if not (is_glyph(t.text) and t.box.x >= arrow)]
         name = names.get(index, "")
-        if widget.kind in ("input", "list_item") and _stacked(contents):
-            in_rows = all(any(r.box.contains_point(*t.box.center) for r in rows) for t in contents)
+        in_rows = all(any(r.box.contains_point(*t.box.center) for r in rows) for t in contents)
+        if _stacked(contents) and (widget.kind in ("input", "list_item") or in_rows):
             items = [] if in_rows else contents  # the rows found are its items
-            parts.extend(_list_elements(widget, items, name))
+            listed = replace(widget, kind="input") if widget.kind == "button" else widget
+            parts.extend(_list_elements(listed, items, name))
             free.extend(contents if in_rows else [])
             continue
         if buttons:  # a title bar: its title, and its window buttons
@@ -724,17 +725,23 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
     return False
 
 
-def _split_at_toggles(texts: list[TextBox], toggles: list[Widget]) -> list[TextBox]:
-    """Cut a line OCR read across check boxes or radios ("Indent with ( ) Spaces ( ) Tabs") at
-    each toggle that falls on a space between its words, so that every toggle keeps the label
-    on its right and the caption before it stays a text of its own."""
+def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextBox]:
+    """Cut a line OCR read across check boxes or radios ("Indent with ( ) Spaces ( ) Tabs"), or
+    into a field ("Country [Canada v]"), where each falls on a space between its words: every
+    toggle keeps the label on its right, a field its value, and the caption before it stays a
+    text of its own."""
     result = []
     for text in texts:
         pieces = [text]
-        for toggle in sorted(toggles, key=lambda t: t.box.x):
+        for widget in sorted(widgets, key=lambda w: w.box.x):
             last = pieces[-1]
-            box = toggle.box
-            if last.box.intersection(box) < 0.6 * box.area or box.x - last.box.x <= box.w:
+            box = widget.box
+            if widget.kind in TOGGLES:
+                apart = last.box.intersection(box) < 0.6 * box.area or box.x - last.box.x <= box.w
+            else:  # a field whose left edge the line crosses, on its row
+                row = box.y <= last.box.center[1] < box.bottom
+                apart = not (row and last.box.x + 4 < box.x < last.box.right - 4)
+            if apart:
                 continue
             cut = _space_at(last, box.x)
             if cut is None:

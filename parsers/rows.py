@@ -36,7 +36,7 @@ HOSTS = ("input", "combo", "button", "tab", "list_item")  # texts inside these a
 LEADS = ("checkbox", "radio", "icon")  # textless widgets that can start a row
 TOGGLES = ("checkbox", "radio")
 HIGHLIGHT = 60  # spread of a colour's channels from which it is a highlight, not grey
-BAR_RATIO = 6  # a box this many times wider than tall is a band across a list
+BAND_RATIO = 2.5  # a box this many times wider than tall may be a band across a list
 GAP = 1.5  # one step of a run may be this many pitches long (a separator between groups)
 TREE_INDENT = 3  # pitches: how far left of a run's column a tree's parent rows may start
 TREE_REACH = 1  # rows: how far a row on a run's grid may be from the next one held
@@ -98,9 +98,10 @@ def _several_lines(boxes: list[Box]) -> bool:
 
 def _highlight_band(pixels: np.ndarray, widget: Widget) -> bool:
     """A wide flat box of a saturated colour is a selected row (or a bar) the detector took
-    for a field or button: its texts are a row's cells, not a control's."""
+    for a field or button: its texts are a row's cells, not a control's (a coloured button
+    alone is no row: rows come three or more)."""
     box = widget.box
-    if widget.kind not in HOSTS or box.w < BAR_RATIO * box.h:
+    if widget.kind not in HOSTS or box.w < BAND_RATIO * box.h:
         return False
     colour = commonest_colour(_crop(pixels, box)[::2, ::4])  # a sample is enough
     return int(colour.max() - colour.min()) > HIGHLIGHT

@@ -229,20 +229,28 @@ class _Region:
         return Widget(box, "input", 0.75)
 
     def _ends_with_arrow(self, columns: np.ndarray) -> bool:
-        """A small glyph, wider than tall, alone at the right end: a drop-down arrow."""
-        gaps = np.flatnonzero(np.diff(columns) > max(6, self.h // 3))
-        start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
-        end = int(columns[-1])
-        if gaps.size == 0 and start < self.w / 2:
-            return False
-        rows = np.flatnonzero(self.ink[:, start : end + 1].any(axis=1))
-        glyph_w, glyph_h = end - start + 1, int(rows[-1] - rows[0] + 1)
-        return (
-            self.w - 1 - end <= 1.2 * self.h
-            and glyph_w <= 0.8 * self.h
-            and glyph_h <= 0.5 * self.h
-            and glyph_w >= glyph_h
-        )
+        """A small glyph, wider than tall, alone at the right end: a drop-down arrow. It may
+        sit close to the value (a web page's plain select) when it narrows downwards, as an
+        arrow or chevron pointing down does."""
+        for gap in (max(6, self.h // 3), 2):
+            gaps = np.flatnonzero(np.diff(columns) > gap)
+            start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
+            end = int(columns[-1])
+            if gaps.size == 0 and start < self.w / 2:
+                continue
+            glyph = self.ink[:, start : end + 1]
+            rows = np.flatnonzero(glyph.any(axis=1))
+            glyph_w, glyph_h = end - start + 1, int(rows[-1] - rows[0] + 1)
+            shaped = (
+                self.w - 1 - end <= 1.2 * self.h
+                and glyph_w <= 0.8 * self.h
+                and glyph_h <= 0.5 * self.h
+                and glyph_w >= glyph_h
+            )
+            pointing = gap > 2 or glyph[rows[0]].sum() > glyph[rows[-1]].sum()
+            if shaped and pointing:
+                return True
+        return False
 
     def _container(self) -> list[Widget]:
         """A group box, list, pane or panel; a tab widget's pane also yields its current tab.
