@@ -69,8 +69,9 @@ CORPUS = ROOT / "benchmarks" / "tasks"
 WEB = CORPUS / "web"
 CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
-WHOLE_SPLITS = {"tasks_heldout2": "heldout2"}
-"""Corpus folders held out whole: every task's split is this value (no dev third)."""
+WHOLE_SPLITS = {"tasks_heldout2": "heldout2", "tasks_dev2": "dev"}
+"""Corpus folders whose tasks all have one split (no held-out third): held-out set 2, and the
+lead's second dev set."""
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
