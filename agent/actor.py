@@ -585,6 +585,8 @@ class OfflineActor:
             return shows_words(screen, description) is not None
 
         ways = {"section": self._open_nodes, "tab": self._open_tabs, "list": self._scroll_down}
+        if where == "button":  # "click Next until you see Total"
+            return self._press_until(step, description, shown, step.text or "")
         order = [ways[where]] if where in ways else list(ways.values())
         return any(way(step, description, shown) for way in order)
 
@@ -608,8 +610,31 @@ class OfflineActor:
                 return True
         return False
 
+    def _press_until(
+        self, step: Step, description: str, shown: Callable[[], bool], label: str
+    ) -> bool:
+        """Press the button `label` again and again until the target shows; stop when the
+        button is gone or pressing it changes nothing (the last page)."""
+        for _ in range(MAX_REVEALS):
+            button = self._best(label, "button")
+            if button is None:
+                return False
+            before = self.screen
+            self.click_element(step, button.element, f"{description!r} is not on screen yet: "
+                               f"pressing {label}")  # fmt: skip
+            if shown():
+                return True
+            if self.screen.frame.same_as(before.frame):
+                return False
+        return False
+
     def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
-        """Each tab not yet seen, left to right, until the target shows."""
+        """Each tab not yet seen, left to right, until the target shows; where there are no
+        tabs, the pages of a paged list, through its Next button."""
+        if not tab_row(self.screen):
+            pager = next((label for label in lexicon().intents["next"].labels
+                          if self._best(label, "button") is not None), None)  # fmt: skip
+            return pager is not None and self._press_until(step, description, shown, pager)
         seen: set[str] = set()
         for _ in range(MAX_REVEALS):
             tabs = tab_row(self.screen)

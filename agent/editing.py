@@ -193,6 +193,11 @@ def inserted(new: str, where: str, anchor: str = "", after: str = "") -> Edit:
             return text + new
         if where == "start":
             return new + text
+        if where == "end line":
+            body = text if not text or text.endswith("\n") else text + "\n"
+            return body + new + ("\n" if text.endswith("\n") else "")
+        if where == "start line":
+            return new + "\n" + text
         m = _words(anchor).search(text)
         if m is None:
             return None
@@ -364,10 +369,11 @@ def insert(actor: OfflineActor, step: Step) -> None:
     edit = inserted(text, where, step.target or "", step.destination or "")
     if rewrite(actor, step, edit, f"'{step.target}'"):
         return
-    if where in ("end", "start"):
-        key = "end" if where == "end" else "home"
+    if where.startswith(("end", "start")):
+        key = "end" if where.startswith("end") else "home"
+        typed = {"end line": "\n" + text, "start line": text + "\n"}.get(where, text)
         actor.blind(step, Hotkey(keys=("ctrl", key)), None, CHANGE, f"going to the {where}")
-        actor.blind(step, Type(text=text), None, CHANGE, f"typing at the {where}")
+        actor.blind(step, Type(text=typed), None, CHANGE, f"typing at the {where}")
         return
     anchor = _occurrence(actor, step.target or "")
     if anchor is None:

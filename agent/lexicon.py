@@ -116,6 +116,7 @@ class Lexicon:
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()
         }
+        self.scrolling = _phrases(data["actions"]["find"].get("scrolling", []))
         self.frames: dict[str, tuple[Frame, ...]] = {}
         order = 0
         for action, spec in data["actions"].items():

@@ -82,8 +82,8 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # Actions the classic grammar (agent/interpreter.py) also reads; their frames without literal
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
-_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "find", "copy", "set",
-             "type", "choose", "form", "delete", "intent", "label", "look")  # fmt: skip
+_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "until", "find", "copy",
+             "set", "type", "choose", "form", "delete", "intent", "label", "look")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -225,6 +225,8 @@ def _build(
             if not value or "into" in value.lower().split():
                 return None  # "type X into the As field": the classic grammar's
             source = value_source(value, after)
+            if c.frame is not None and c.frame.parts[1:2] == (("in",),) and not source:
+                return None
             step = Step(
                 "type",
                 clause,
@@ -243,7 +245,15 @@ def _build(
             kind = place(places) if places else None
             if places and kind is None:
                 return None
+            if lex.longest(lex.scrolling, verb.lower().split(), 0):
+                if not literal_words & {"until|till", "to"}:
+                    return None  # "scroll down by 10 in the list" is a scroll
+                kind = kind or "list"  # "scroll down until you see Terms"
             return [Step("find", clause, target=_strip_kind(target), where=kind)]
+        case "until":
+            button = slot("button")
+            return [Step("find", clause, target=_strip_kind(slot("target")), where="button",
+                         text=button)]  # fmt: skip
         case "save":
             keys = slot("keys")
             name, folder = slot("name") or None, _strip_folder(slot("folder")) or None
@@ -264,6 +274,10 @@ def _build(
             where = next(
                 (w for w in ("between", "below", "above", "end", "start") if w in frame), None
             )
+            if "last|final line" in frame or "first line" in frame:
+                where = "end" if "last" in frame else "start"
+            if where in ("end", "start") and "line" in frame:
+                where += " line"  # on a line of its own
             anchor = slot("anchor") or slot("before") or None
             return [Step("insert", clause, target=anchor, destination=slot("after") or None,
                          text=text, where=where)]  # fmt: skip
@@ -378,6 +392,7 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
     calculator shows ("then add 8" -> "+ 8 =")."""
     lex = lexicon()
     words = [t.word.rstrip("?") for t in toks[start:] if t.word not in ("?", ",")]
+    words = [part for w in words for part in re.split(r"(?<=\d)(%)$", w) if part]  # "15%"
     verb_words = verb.lower().split()
     numbers = [lex.number(w) for w in words]
     values = [n for n in numbers if n is not None]

@@ -56,3 +56,9 @@ def test_a_line_is_deleted_by_its_place():
     assert line_deleted(nth=-1)(text) == "one\ntwo\n"
     assert line_deleted(nth=1)(text) == "two\nthree\n"
     assert line_deleted(nth=4)(text) is None
+
+
+def test_a_line_of_its_own_goes_at_either_end():
+    assert inserted("eggs", "end line")("milk\nbread\n") == "milk\nbread\neggs\n"
+    assert inserted("eggs", "end line")("milk") == "milk\neggs"
+    assert inserted("cherry", "start line")("apple\n") == "cherry\napple\n"
