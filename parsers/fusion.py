@@ -234,9 +234,18 @@ def _hangs_from(first: Box, opener: Box) -> bool:
 
 
 def _in_cell(row: Element, widgets: list[Widget]) -> bool:
-    """A "row" inside one table cell (what the cells of a column hold, stacked): the cell
-    stands for it."""
-    return any(w.kind == "list_item" and w.box.contains(row.box, slack=3) for w in widgets)
+    """A "row" inside one cell of a table with columns (what the cells of a column hold,
+    stacked): the cell stands for it. (A one-column stack of cells is a list's rows.)"""
+    cells = [w.box for w in widgets if w.kind == "list_item"]
+    return any(
+        cell.contains(row.box, slack=3) and any(_beside(cell, other) for other in cells)
+        for cell in cells
+    )
+
+
+def _beside(a: Box, b: Box) -> bool:
+    """`b` continues `a` to the left or right, tops level: the next cell of a table row."""
+    return abs(a.y - b.y) <= 2 and (abs(b.x - a.right) <= 2 or abs(a.x - b.right) <= 2)
 
 
 def _is_row(widget: Widget, rows: list[Element]) -> bool:
@@ -558,11 +567,12 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
 
 
 def as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
-    """A field or button holding several phrases side by side is a bar (a menu bar, a
-    toolbar): OCR split them at wide gaps, so each is its own item, not one value or label
-    (two words OCR read apart at a word's gap, "2.4" "(latest)", are one value).
+    """A field, button or cell holding several phrases side by side is a bar (a menu bar, a
+    toolbar, a menu's section between rules): OCR split them at wide gaps, so each is its
+    own item, not one value or label (two words OCR read apart at a word's gap, "2.4"
+    "(latest)", are one value).
     A glyph beside a word is a picture OCR read (a file button's folder as "C"), not an item."""
-    if widget.kind not in ("input", "button"):
+    if widget.kind not in ("input", "button", "list_item"):
         return widget
     held = [t for t in texts if _host(t.box, [widget]) is not None and not is_glyph(t.text)]
     side_by_side = any(

@@ -214,6 +214,8 @@ def _run_rows(
         rows.append(_Row(element, len(held)))
     if len(toggled) < MIN_ROWS:
         return []  # most of its lines are no rows (a calendar's weeks)
+    if all(r.element.box.x <= 1 and r.element.box.right >= width - 2 for r in rows):
+        return []  # lines on a page, nothing round them: a heading, a paragraph, a caption
     if options or 2 * sum(toggled) >= len(toggled) > sum(toggled):
         return []  # a column of options, or a form's lines (half or more with a check box)
     return _without_header(pixels, rows)

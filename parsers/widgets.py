@@ -40,6 +40,7 @@ ICON_NARROW = 8  # an icon's ink may be this narrow (an arrow) when its other si
 ICON_BUTTON = 64  # longest side of a button that holds nothing but an icon
 BAR_RATIO = 6  # a control this many times wider than tall is a bar whose items are its own
 LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
+SQUARE = 1.3  # an unnamed icon's ink may be this many times wider than tall
 ROUND_ICONS = frozenset({"info", "stop", "check", "help", "clock", "power"})  # radio look-alikes
 
 _SQUARE = np.ones((3, 3), np.uint8)
@@ -99,7 +100,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
         _marked_toggles(frame, blobs, blob_stats, [w for w in widgets if w.kind in _SMALL])
     )
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
-    widgets = _join_slider_pieces(widgets) + _thin_sliders(frame, stats, widgets)
+    widgets = _spin_buttons(_join_slider_pieces(widgets)) + _thin_sliders(frame, stats, widgets)
     widgets += _knob_sliders(blobs, blob_stats, widgets)
     widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
     widgets.extend(_unframed_icons(frame, widgets))
@@ -485,7 +486,9 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
             icons[box] = Widget(box, "icon", round(0.5 * named[1], 3), name=named[0])
         else:
             unnamed.append(box)
-    # A blob the namer does not know is still an icon in a toolbar of icons it does know.
+    # A blob the namer does not know is still an icon in a toolbar of icons it does know, if
+    # it is about square, as icons are (a word's ink is wider than tall).
+    unnamed = [box for box in unnamed if box.w <= SQUARE * box.h]
     grew = True
     while grew:
         grew = False
@@ -689,6 +692,26 @@ def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
     return result
 
 
+def _spin_buttons(widgets: list[Widget]) -> list[Widget]:
+    """Two squares flush with each other, the first flush with a field, are a spin box's
+    minus and plus buttons (named so when the plus's sign is known: "add"), never a checked
+    box, however large their frame; the field is a field, however narrow."""
+    squares = [
+        w for w in widgets if w.kind in ("button", "checkbox", "icon") and w.box.w <= 1.5 * w.box.h
+    ]
+    changed: dict[int, Widget] = {}
+    for field in (w for w in widgets if w.kind in _CONTROLS and w.box.w > 1.2 * w.box.h):
+        first = next((s for s in squares if _flush(field.box, s.box)), None)
+        second = next((s for s in squares if first and _flush(first.box, s.box)), None)
+        if first is None or second is None:
+            continue
+        minus = first.name or ("remove" if second.name == "add" else "")
+        changed[id(field)] = replace(field, kind="input")
+        for square, name in ((first, minus), (second, second.name)):
+            changed[id(square)] = Widget(square.box, "icon" if name else "button", 0.6, name=name)
+    return [changed.get(id(w), w) for w in widgets]
+
+
 def _join_slider_pieces(widgets: list[Widget]) -> list[Widget]:
     """A slider drawn as a sunken trough with a raised handle (Tk's Scale) reads as a field,
     one or two small squares and another field, flush in one band: one control, the handle
@@ -863,18 +886,15 @@ def _groups(linked: np.ndarray) -> list[list[int]]:
     return groups
 
 
-CELL_SPREAD = 0.3  # how far a table cell's height may be from its column's median height
-
-
 def _tag_cells(widgets: list[Widget]) -> list[Widget]:
     """Boxes stacked flush on top of each other, column-aligned, three or more, are table or
-    list cells.
+    list cells (a drop-down is none: the list it opens may hang flush under it).
 
     Form fields always leave a gap between rows; the cells of a table share their borders
     (two bars that touch, a header bar over a tab strip, are no table).
     """
 
-    controls = [i for i, w in enumerate(widgets) if w.kind in _CONTROLS]
+    controls = [i for i, w in enumerate(widgets) if w.kind in ("button", "input")]
     if not controls:
         return widgets
     x, y, w, h = np.array([widgets[i].box for i in controls], np.int64).T
@@ -885,10 +905,5 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
         & ((np.abs(bottom[:, None] - y[None]) <= 2) | (np.abs(bottom[None] - y[:, None]) <= 2))
     )
     np.fill_diagonal(stacked, False)
-    cells = set()
-    for group in _groups(stacked):
-        middle = np.median(h[group])
-        alike = [controls[i] for i in group if abs(h[i] - middle) <= CELL_SPREAD * middle]
-        if len(alike) >= 3:  # a table's rows are alike (a menu's sections between rules not)
-            cells.update(alike)
+    cells = {controls[i] for group in _groups(stacked) if len(group) >= 3 for i in group}
     return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]

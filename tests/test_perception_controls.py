@@ -114,9 +114,10 @@ def test_an_open_gtk_combo_popup_lists_its_items(shown) -> None:  # noqa: ANN001
         "yad", "--form", "--title=Account", "--field=Country:CB", "Canada!France!Peru",
         "--field=Plan:CB", "Free!Pro", click=(150, 18),
     )  # fmt: skip
-    items = [e for e in screen.elements if e.text in ("Canada", "France", "Peru")]
-    assert {e.text for e in items} == {"Canada", "France", "Peru"}
-    assert all(e.interactive and e.kind in ("menuitem", "list_item") for e in items)
+    items = [e for e in screen.elements if e.text in ("Canada", "France", "Peru") and e.interactive]
+    assert {e.text for e in items} == {"Canada", "France", "Peru"}  # each once, to click
+    assert all(e.kind in ("menuitem", "list_item") for e in items)
+    assert [e.text for e in items if "selected" in e.state] == ["Canada"]  # the current one
 
 
 def test_tk_small_toggles_and_list_rows(shown) -> None:  # noqa: ANN001
@@ -222,3 +223,136 @@ def test_a_gtk_menu_bar_is_menus(shown, tmp_path: Path) -> None:
     screen = shown("mousepad", str(notes))
     menus = [e.text for e in screen.elements if e.kind == "menu" and e.interactive]
     assert menus[:3] == ["File", "Edit", "Search"] and "Help" in menus
+
+
+# ---- every control class of issue 14, point 3, on real windows (third pass) -----------------
+
+
+def page(tmp_path: Path, body: str) -> str:
+    """A local page at device scale 1, as Chromium shows it; the command line to show it."""
+    html = tmp_path / "page.html"
+    html.write_text(f"<body style='margin:0;font:13px sans-serif'>{body}</body>")
+    return html.as_uri()
+
+
+def chromium(tmp_path: Path, body: str) -> tuple[str, ...]:
+    return (*CHROMIUM, f"--user-data-dir={tmp_path}/profile", page(tmp_path, body))
+
+
+def test_gtk_tree_rows_hold_their_check_boxes(shown) -> None:  # noqa: ANN001
+    screen = shown("gtk3-demo", "--run=tree_store")
+    january, new_years, march = (row(screen, t) for t in ("January", "New Years Day", "March"))
+    assert january.box.y < new_years.box.y < march.box.y  # parents and children, in order
+    assert abs(january.box.w - new_years.box.w) <= 8  # a row is clicked across the tree
+    boxes = sorted(
+        (e for e in screen.elements if e.kind == "checkbox" and new_years.box.contains(e.box, 2)),
+        key=lambda e: e.box.x,
+    )
+    assert ["checked" in b.state for b in boxes] == [True, True, True, True, False]
+
+
+def test_a_menu_opened_from_a_gtk_menu_bar_lists_its_items(shown, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("one\ntwo\n")
+    screen = shown("mousepad", str(notes), click=(20, 12))
+    items = {e.text: e for e in screen.elements if e.kind == "menuitem" and e.interactive}
+    assert {"New", "Open...", "Save", "Save As...", "Quit"} <= set(items)  # no shortcut keys
+    assert items["Save"].box.w >= 200  # clicked anywhere across the menu
+
+
+def test_an_open_web_drop_down_lists_its_options_as_menu_items(shown, tmp_path: Path) -> None:
+    select = (
+        "<select style='position:absolute;left:100px;top:40px'><option>Canada</option>"
+        "<option>France</option><option>Peru</option><option>Spain</option></select>"
+    )
+    screen = shown(*chromium(tmp_path, select), click=(130, 50))
+    items = {e.text: e for e in screen.elements if e.kind == "menuitem" and e.interactive}
+    assert {"Canada", "France", "Peru", "Spain"} <= set(items)
+    assert "selected" in items["Canada"].state and "selected" not in items["Peru"].state
+
+
+NAVIGATION = (
+    "<div style='display:flex;gap:26px;padding:12px 24px;font-size:14px'><b>Quill</b>"
+    + "".join(
+        f"<a href='#' style='color:#333;text-decoration:none'>{n}</a>"
+        for n in ("Guides", "Reference", "Blog", "Download")
+    )
+    + "</div><p style='margin:20px 24px'><a href='#' style='color:#555'>Docs</a> / "
+    "<a href='#' style='color:#555'>Guides</a> / Install</p><h3 style='margin:0 24px'>Install"
+    "</h3><p style='margin:20px 24px'><a href='#' style='color:#333;margin-right:16px'>"
+    "Previous</a><a href='#' style='color:#333'>Next</a></p>"
+)
+
+
+def test_navigation_bars_and_underlined_links_in_text_colour(shown, tmp_path: Path) -> None:
+    screen = shown(*chromium(tmp_path, NAVIGATION))
+    links = {e.text for e in screen.elements if e.kind == "link" and e.interactive}
+    assert {"Guides", "Reference", "Blog", "Download"} <= links  # a bar drawn in text colour
+    assert {"Docs", "Previous", "Next"} <= links  # underlined, in a grey or black
+    assert "Install" not in links  # the breadcrumb's current page is no link
+
+
+def svg_button(shape: str) -> str:
+    """A 16 px outline icon drawn in the page, as a borderless button."""
+    return (
+        "<button style='border:none;background:none;padding:1px'><svg width=16 height=16 "
+        f"viewBox='0 0 16 16' fill='none' stroke='#555'>{shape}</svg></button>"
+    )
+
+
+PENCIL = "<path d='M2 14l1-4 8-8 3 3-8 8zM10 3l3 3'/>"
+TRASH = "<path d='M3 4h10M6 4V2h4v2M4 4l1 10h6l1-10'/>"
+GEAR = (
+    "<circle cx=8 cy=8 r=2.5 /><path d='M8 1v3M8 12v3M1 8h3M12 8h3M3 3l2 2M11 11l2 2M13 3l-2 "
+    "2M5 11l-2 2'/>"
+)
+CROSS = "<path d='M3 3l10 10M13 3L3 13' stroke-width=1.5 />"
+TASKS = (
+    "<div style='display:flex;align-items:center;gap:8px;width:460px;padding:10px 24px'>"
+    f"<b style='flex:1'>Sprint 14</b>{svg_button(GEAR)}{svg_button(CROSS)}</div>"
+    "<table style='border-collapse:collapse;margin:0 24px'>"
+    + "".join(
+        f"<tr><td style='border:1px solid #ccc;padding:6px 14px'><input type=checkbox"
+        f"{' checked' * (i == 1)}></td><td style='border:1px solid #ccc;padding:6px 14px'>"
+        f"{task}</td><td style='border:1px solid #ccc;padding:6px 14px'>"
+        f"{svg_button(PENCIL)}{svg_button(TRASH)}</td></tr>"
+        for i, task in enumerate(("Fix the login", "Write notes", "Update icons", "Review"))
+    )
+    + "</table>"
+)
+
+
+def test_icon_buttons_in_table_rows_and_in_a_header(shown, tmp_path: Path) -> None:
+    screen = shown(*chromium(tmp_path, TASKS))
+    title = next(e for e in screen.elements if e.text == "Sprint 14")
+    header = [e for e in screen.elements if e.kind == "icon" and e.box.x > title.box.right
+              and abs(e.box.center[1] - title.box.center[1]) <= 8]  # fmt: skip
+    assert len(header) == 2  # the settings and close buttons, 16 px, no frame
+    for task in ("Fix the login", "Write notes", "Update icons", "Review"):
+        cell = next(e for e in screen.elements if e.text == task)
+        line = [e for e in screen.elements if abs(e.box.center[1] - cell.box.center[1]) <= 8]
+        assert len([e for e in line if e.kind == "icon" and e.interactive]) == 2, task
+        (box,) = [e for e in line if e.kind == "checkbox"]
+        assert box.box.w <= 16 and ("checked" in box.state) == (task == "Write notes")
+
+
+def test_a_gtk_header_bar_has_its_icon_buttons(shown) -> None:  # noqa: ANN001
+    screen = shown("gtk3-demo", "--run=headerbar")
+    named = {e.name for e in screen.elements if e.interactive and e.box.y < 50}
+    assert {"back", "forward", "close"} <= named  # arrows and the close glyph, no labels
+
+
+def test_gtk_sliders_are_fields_named_by_their_labels(shown) -> None:  # noqa: ANN001
+    screen = shown("gtk3-demo", "--run=scale")
+    sliders = {e.name: e for e in screen.elements if e.kind == "input" and e.box.y < 160}
+    assert {"Plain", "Marks", "Discrete"} <= set(sliders)  # each named by its label
+    assert all(s.box.w >= 150 for s in sliders.values())  # the track and its knob as one
+
+
+def test_gtk_spin_buttons_show_their_value_beside_their_buttons(shown) -> None:  # noqa: ANN001
+    screen = shown("gtk3-demo", "--run=spinbutton")
+    numeric = next(e for e in screen.elements if e.name == "Numeric")
+    assert numeric.kind == "input" and numeric.text == "0.00"
+    line = [e for e in screen.elements if e.interactive and e.box.x > numeric.box.right - 4
+            and abs(e.box.center[1] - numeric.box.center[1]) <= 6 and e.box.x < 260]  # fmt: skip
+    assert len(line) == 2  # its minus and plus buttons
