@@ -15,6 +15,8 @@ Sections (each prints its figures; goal 0 tracebacks, 0 lost or invalid run logs
   the display killed, the app killed or stopped, SIGKILL then the next run, a disk that fills.
 - secrets: runs that type a secret given in several ways; every file they write and their
   stdout/stderr searched for it.
+- endpoints: a model endpoint that takes requests and never answers, cannot be connected to,
+  refuses, fails or answers garbage, with the default time-outs: exit status and duration.
 - soak: one run of many steps on the sample app: RSS at start and end, report build time and
   size, run folder size.
 """
@@ -28,6 +30,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -44,6 +47,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from clickwright.agent.runlog import read_run, read_steps  # noqa: E402
 from clickwright.app.demo import sample_app_command  # noqa: E402
+from tests.conftest import run_cli  # noqa: E402
 from tests.test_demos import write_demo  # noqa: E402
 from tests.test_hardening_fuzz import (  # noqa: E402
     bad_inputs,
@@ -297,21 +301,7 @@ def faults(work: Path, rounds: int, rng: random.Random) -> None:
         wait_for_steps(runs, process, rng.randint(1, 5))
         process.kill()
         process.communicate(timeout=60)
-        after = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "clickwright.app",
-                "run",
-                "select Pro",
-                "--virtual",
-                "--runs-dir",
-                str(runs),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        after = run_cli("run", "select Pro", "--virtual", "--runs-dir", str(runs))
         for run_dir in runs.iterdir():  # the killed run has no report: it could write none
             if read_run(run_dir) and "killed" in read_run(run_dir).reason:
                 (run_dir / "report.html").write_text("")
@@ -333,7 +323,8 @@ def faults(work: Path, rounds: int, rng: random.Random) -> None:
 
 
 def secrets(work: Path) -> None:
-    """Runs that type SECRET given four ways; then every file written, and stdout/stderr."""
+    """Runs that type SECRET given four ways, the first saved as a demonstration and replayed
+    with the secret as a parameter; then every file written, and stdout/stderr."""
     app = sample_app_command(work / "state.json") + " --password-field"
     runs, demos = work / "runs", work / "demos"
     tasks = {
@@ -347,69 +338,25 @@ def secrets(work: Path) -> None:
     said: list[str] = []
     outcomes = []
     for how, task in tasks.items():
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "clickwright.app",
-                "run",
-                task,
-                "--virtual",
-                "--launch",
-                app,
-                "--runs-dir",
-                str(runs),
-                "--json",
-            ],
-            capture_output=True,
-            text=True,
+        done = run_cli(
+            "run", task, "--virtual", "--launch", app, "--runs-dir", str(runs), "--json",
             timeout=300,
-        )
+        )  # fmt: skip
         said += [done.stdout, done.stderr]
         outcomes.append(
             f"{how}: {json.loads(done.stdout)['outcome'] if done.stdout else done.stderr.strip()}"
         )
     first = min(runs.iterdir())
-    saved = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "clickwright.app",
-            "demos",
-            "save-run",
-            str(first),
-            "signup",
-            "--demos-dir",
-            str(demos),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    saved = run_cli("demos", "save-run", str(first), "signup", "--demos-dir", str(demos))
     said += [saved.stdout, saved.stderr]
     if (demos / "signup").exists():
         params = json.loads((demos / "signup" / "demo.json").read_text())["parameters"]
         secret_params = [f"{k}={SECRET}" for k, p in params.items() if p.get("secret")]
-        replayed = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "clickwright.app",
-                "replay",
-                "signup",
-                "--virtual",
-                "--launch",
-                app,
-                "--runs-dir",
-                str(runs),
-                "--yes",
-                "--demos-dir",
-                str(demos),
-                *[a for v in secret_params for a in ("--param", v)],
-            ],
-            capture_output=True,
-            text=True,
+        replayed = run_cli(
+            "replay", "signup", "--virtual", "--launch", app, "--runs-dir", str(runs), "--yes",
+            "--demos-dir", str(demos), *[a for v in secret_params for a in ("--param", v)],
             timeout=300,
-        )
+        )  # fmt: skip
         said += [replayed.stdout, replayed.stderr]
         outcomes.append(
             f"replay with --param (secret parameters {len(secret_params)}): "
@@ -424,6 +371,40 @@ def secrets(work: Path) -> None:
     )
     for line in outcomes + [f"  hit: {h}" for h in hits]:
         print(f"  {line}")
+
+
+def endpoints(work: Path) -> None:
+    """A model endpoint failing in each way, with the default time-outs and tries: exit
+    status, what the run said, and how long it lasted (run.json's start to its end)."""
+    from model_server import ModelServer, Reply, openai_error, unconnectable
+
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+    cases = {
+        "takes requests, never answers": lambda: ModelServer([Reply(delay=600)] * 3),
+        "cannot be connected to (queue full)": unconnectable,
+        "refuses connections": lambda: contextlib.nullcontext(
+            f"http://127.0.0.1:{closed.getsockname()[1]}/v1"
+        ),
+        "answers 500": lambda: ModelServer([openai_error(500, "overloaded")] * 3),
+        "answers HTML": lambda: ModelServer([Reply(body=b"<html>", content_type="text/html")]),
+    }
+    for name, serving in cases.items():
+        runs = work / name.split()[0]
+        with serving() as served:
+            url = served if isinstance(served, str) else served.url + "/v1"
+            done = run_cli(
+                "run", "save the form", "--backend", "openai", "--base-url", url, "--model", "m",
+                "--virtual", "--runs-dir", str(runs),
+            )  # fmt: skip
+        run = next((read_run(d) for d in runs.iterdir()), None) if runs.exists() else None
+        lasted = f"{run.ended - run.started:.1f} s" if run and run.ended else "no run log"
+        said = [line for line in done.stdout.splitlines() if line.startswith("error")]
+        print(
+            f"endpoint {name}: exit {done.returncode} after {lasted}, "
+            f"{len(done.stderr.splitlines())} line(s) on stderr; {said[-1] if said else ''}"
+        )
+    closed.close()
 
 
 def rss_kb(pid: int) -> int:
@@ -498,7 +479,7 @@ def soak(work: Path, steps: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", default="probes,fuzz,faults,secrets,soak")
+    parser.add_argument("--only", default="probes,fuzz,faults,secrets,endpoints,soak")
     parser.add_argument("--fuzz", type=int, default=4000, help="examples per fuzzed file kind")
     parser.add_argument("--rounds", type=int, default=12, help="random signal injections")
     parser.add_argument("--soak-steps", type=int, default=1000)
@@ -509,6 +490,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.against:  # every command this script starts runs that version
         os.environ["PYTHONPATH"] = args.against
+        os.chdir(tempfile.gettempdir())  # not this checkout, whose clickwright/ comes first
     rng = random.Random(args.seed)
     sections = args.only.split(",")
     with tempfile.TemporaryDirectory(prefix="cw-hardening-") as tmp:
@@ -524,6 +506,8 @@ def main() -> None:
                 faults(section_dir, args.rounds, rng)
             elif name == "secrets":
                 secrets(section_dir)
+            elif name == "endpoints":
+                endpoints(section_dir)
             elif name == "soak":
                 soak(section_dir, args.soak_steps)
             sys.stdout.flush()

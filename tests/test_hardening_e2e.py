@@ -23,6 +23,7 @@ from clickwright.app.demo import sample_app_command
 from clickwright.devices.base import wait_until_stable
 from clickwright.devices.virtual_display import VirtualDisplay
 from clickwright.parsers.screen_parser import ScreenParser
+from tests.conftest import run_cli
 
 pytestmark = pytest.mark.slow
 LONG_TASK = ", ".join(["select Pro", "select Team"] * 15)
@@ -127,21 +128,7 @@ def test_the_next_run_closes_the_log_of_a_run_killed_outright(tmp_path):
     process.kill()  # SIGKILL: nothing of clickwright runs any more; its display dies with it
     process.communicate(timeout=30)
     assert read_run(killed).outcome == "running"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "clickwright.app",
-            "run",
-            "select Pro",
-            "--virtual",
-            "--runs-dir",
-            str(runs),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    result = run_cli("run", "select Pro", "--virtual", "--runs-dir", str(runs))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     run = read_run(killed)
     assert run.outcome == "error" and "killed" in run.reason
@@ -192,23 +179,9 @@ def own_display(tmp_path):
 
 def test_a_pointer_left_in_a_corner_does_not_stop_the_next_run(tmp_path, own_display):
     xdotool(own_display.name, "mousemove", "0", "0")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "clickwright.app",
-            "run",
-            "select Pro",
-            "--display",
-            own_display.name,
-            "--json",
-            "--runs-dir",
-            str(tmp_path / "runs"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    runs = tmp_path / "runs"
+    result = run_cli("run", "select Pro", "--display", own_display.name, "--json", "--runs-dir",
+                     str(runs))  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["outcome"] == "done"
 
@@ -231,7 +204,7 @@ def test_the_pointer_thrown_into_a_corner_stops_the_run_with_its_report(tmp_path
         time.sleep(0.2)
     xdotool(own_display.name, "mousemove", "1279", "799")
     out, err, run_dir = ended(process, runs)
-    assert process.returncode == 1
+    assert process.returncode == 1, out
     run = read_run(run_dir)
     assert run.outcome == "stopped" and "corner" in run.reason
 
@@ -279,23 +252,7 @@ def test_a_recording_stopped_by_a_signal_is_saved(tmp_path, own_display):
 def test_a_secret_is_in_no_file_a_run_writes_nor_on_the_terminal(tmp_path, task):
     runs = tmp_path / "runs"
     app = sample_app_command(tmp_path / "state.json") + " --password-field"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "clickwright.app",
-            "run",
-            task,
-            "--virtual",
-            "--launch",
-            app,
-            "--runs-dir",
-            str(runs),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_cli("run", task, "--virtual", "--launch", app, "--runs-dir", str(runs))
     assert result.returncode == 0, result.stdout + result.stderr
     assert SECRET not in result.stdout + result.stderr
     (run_dir,) = list(runs.iterdir())
@@ -311,29 +268,10 @@ def test_a_model_endpoint_that_never_answers_ends_the_run_in_one_line(tmp_path):
     they happen, and the run ends as an error (exit 2) with its log and report."""
     runs = tmp_path / "runs"
     with ModelServer([Reply(delay=600)] * 3) as server:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "clickwright.app",
-                "run",
-                "save the form",
-                "--backend",
-                "openai",
-                "--base-url",
-                server.url + "/v1",
-                "--model",
-                "m",
-                "--timeout",
-                "1",
-                "--virtual",
-                "--runs-dir",
-                str(runs),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        result = run_cli(
+            "run", "save the form", "--backend", "openai", "--base-url", server.url + "/v1",
+            "--model", "m", "--timeout", "1", "--virtual", "--runs-dir", str(runs),
+        )  # fmt: skip
     assert result.returncode == 2 and not result.stderr, result.stderr
     assert "did not answer within 1 s; trying again (try 2 of 3)" in result.stdout
     assert "error: " + server.url + "/v1 did not answer within 1 s (3 tries" in result.stdout
