@@ -107,8 +107,8 @@ def split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 # ---- cutting a task into clauses ------------------------------------------------------------
 
 _FILLER = (
-    r"(?:(?:please|first(?:ly)?|next|then|finally|lastly|now|and|after\s+that"
-    r"|(?:find|locate)\s+and)\b[\s,]*)*"
+    r"(?:(?:please|(?:first(?:ly)?|next)(?!\s+(?:name|line|page|field|one|item|row|tab|word))"
+    r"|then|finally|lastly|now|and|after\s+that|(?:find|locate)\s+and)\b[\s,]*)*"
 )
 _CLASSIC_VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
@@ -132,7 +132,7 @@ def _verbs_pattern() -> str:
 
 
 _VERBS = _verbs_pattern()
-STARTS_STEP = re.compile(rf"(?:{_VERBS})\b", re.I)
+STARTS_STEP = re.compile(rf"(?:(?:don'?t|do\s+not|never)\s+)?(?:{_VERBS})\b", re.I)
 _SEPARATOR = re.compile(
     rf"(?:\s*(?P<stop>[;\n:]|[.!?…]+(?=\s|$))|\s*,"
     rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}",
@@ -156,6 +156,7 @@ def clauses(task: str) -> list[str]:
     """
     masked = _masked(task)
     cuts = []
+    remarks = set()
     for s in _SEPARATOR.finditer(masked):
         rest = masked[s.end() :]
         strong = s["stop"] or _STRONG.search(s[0])
@@ -165,15 +166,30 @@ def clauses(task: str) -> list[str]:
             continue  # "Answer the survey: very satisfied, …" lists what follows
         if not strong and _label_after_click(masked, cuts, s, rest):
             continue
+        before = masked[cuts[-1].end() if cuts else 0 : s.start()]
+        if not strong and _pair_opened(before):
+            continue  # "X on the first line and Y on the second"
+        if s["stop"] == ":" and not STARTS_STEP.match(LEADING.sub("", before, count=1)):
+            remarks.add(len(cuts))  # "the meeting moved: replace 10am with 11am" says why
         cuts.append(s)
     pieces = []
-    for piece in split_at(task, cuts):
+    for index, piece in enumerate(split_at(task, cuts)):
         masked_piece = _masked(piece)
         start = LEADING.match(masked_piece).end()  # type: ignore[union-attr]  # "" at worst
         end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
-        if clause := piece[start:end].strip():
+        if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
     return _with_scopes(pieces)
+
+
+def _pair_opened(before: str) -> bool:
+    """Whether the words before an "and" open a pair its second half closes ("… on the
+    first line")."""
+    words = words_of(before)
+    return any(
+        len(words) >= len(p) and phrase_at(words, len(words) - len(p), p) == len(p)
+        for p in lexicon().pairs
+    )
 
 
 def _masked(text: str) -> str:

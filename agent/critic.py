@@ -40,8 +40,6 @@ class Expectation:
         return "the screen changes"
 
 
-
-
 @dataclass(frozen=True)
 class Verdict:
     """`back`, `replan` and `ask_user` come only from a model critic: undo a wrong turn, make a

@@ -471,6 +471,8 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
                     return keys
             except TaskError:
                 pass
+        if not reading.starts_with_verb(clause) and reading.names_values(clause):
+            return [Step("form", clause, target=clause, text="", soft=True)]  # "Name Kim, age 41"
         raise TaskError(
             f"cannot understand {clause!r}: {reading.understood(clause)}", _HINT
         ) from None
@@ -501,7 +503,12 @@ _SOFT_VERBS = ("type", "click", "check", "uncheck", "select", "double_click", "r
 def _settled_words(step: Step, after: Step | None, soft: bool) -> Step:
     if step.target and after is not None and after.target and reading.is_pronoun(step.target):
         step = replace(step, target=after.target)
-    if step.verb == "type" and step.text and (source := reading.value_source(step.text, after)):
+    if (
+        soft
+        and step.verb == "type"
+        and step.text
+        and (source := reading.value_source(step.text, after))
+    ):
         step = replace(step, text=None, source=source)
     return replace(step, soft=soft and step.verb in _SOFT_VERBS)
 
@@ -521,10 +528,24 @@ def interpret(task: str) -> list[Step]:
         steps += _steps(clause, steps[-1] if steps else None)
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
+    steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])]
     for index, step in enumerate(list(steps)):
-        if step.verb == "form" and not any(s.verb in _SUBMITS for s in steps[index + 1 :]):
+        if (
+            step.verb == "form"
+            and step.text
+            and not any(
+                s.verb in _SUBMITS and (s.verb != "form" or s.text) for s in steps[index + 1 :]
+            )
+        ):
             steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+def _answered_by_next(step: Step, rest: list[Step]) -> bool:
+    """ "yes, delete them", "OK, accept the cookies": a bare yes or no before the step that
+    says what it answers is that step."""
+    bare = step.verb == "intent" and step.target is None and len(step.clause.split()) <= 2
+    return bare and bool(rest) and rest[0].verb in ("intent", "label", "delete", "click")
 
 
 _SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form")

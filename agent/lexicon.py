@@ -105,6 +105,7 @@ class Lexicon:
         self.fillers = _phrases(data["fillers"])
         self.negations = _phrases(data["negations"])
         self.conjunctions = frozenset(data["conjunctions"])
+        self.pairs = _phrases(data["pairs"])
         self.pronouns = _phrases(data["pronouns"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])

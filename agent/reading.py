@@ -18,6 +18,8 @@ from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 
 __all__ = [
     "Token",
+    "names_values",
+    "starts_with_verb",
     "is_pronoun",
     "parse",
     "place",
@@ -118,6 +120,16 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
     return None
 
 
+def starts_with_verb(clause: str) -> bool:
+    """Whether the clause (past its fillers) starts with a verb or an intent the lexicon
+    knows; one that does not names fields and values, or is a remark."""
+    lex = lexicon()
+    toks = tokens(clause)
+    start = _skip_fillers(toks)
+    words = [t.word for t in toks]
+    return any(lex.verb_at(a, words, start) for a in lex.verbs) or bool(lex.intent_at(words, start))
+
+
 def _lone_verb(words: Sequence[str], start: int) -> int:
     lex = lexicon()
     return max(lex.verb_at("form", words, start), lex.verb_at("label", words, start))
@@ -144,12 +156,43 @@ def split_scope(clause: str) -> tuple[str, str | None]:
 
 
 def _skip_fillers(toks: Sequence[Token]) -> int:
+    """Where the clause's words start past "please", "then", "first" ("first name" is a
+    field's name, not a filler)."""
     lex = lexicon()
     words = [t.word for t in toks]
     start = 0
     while start < len(words) and (n := lex.longest(lex.fillers, words, start)):
+        if lex.ordinal(words[start]) and start + n < len(words) and words[start + n] in NOUNS:
+            break
         start += n
     return start
+
+
+NOUNS = frozenset({"name", "line", "page", "field", "one", "item", "row", "tab", "word"})
+"""Words after "first" or "next" that make it part of a name ("first name", "next page")."""
+
+
+def names_values(clause: str) -> bool:
+    """Whether a clause without a verb gives fields their values ("Name Kim, age 41", "Street:
+    12 High St", "no product updates"), rather than saying nothing a screen could settle."""
+    lex = lexicon()
+    words = clause.split()
+    if len(words) < 2:
+        return False
+    if lex.longest(lex.negations, [w.lower() for w in words], 0):
+        return True  # "no product updates"
+    if words[1].lower() in lex.determiners | _NOT_A_LABEL:
+        return False  # "summon me a flight", "wait until Loading disappears": a verb unknown
+    head = words[1:4]
+    return ":" in words[0] or any(
+        w[:1].isupper() or w[:1].isdigit() or lex.value_kind(w.strip(",;")) for w in head
+    )  # "Name Kim", "Street: 12 High St", "age 41", "email kim@berg.no"
+
+
+_NOT_A_LABEL = frozenset(
+    {"me", "us", "you", "him", "her", "them", "it", "until", "till", "to", "for", "with",
+     "about", "up", "down", "out", "on", "off", "in"}
+)  # fmt: skip
 
 
 def _candidates(words: Sequence[str], start: int) -> list[_Candidate]:

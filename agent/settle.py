@@ -161,6 +161,12 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     """Each field the sentence names gets the words that go with its label; a sentence that
     names no field is a button for a row ("Pay the invoice from March")."""
     filled = _fill(step.target or "", screen)
+    if not filled and not step.text:
+        raise StepFailed(
+            f"could not read {step.clause!r}: it starts with no verb and names no field on the "
+            "screen",
+            "say what to do with a verb (click, type, choose, tick …), or use a model backend",
+        )
     if not filled:
         memory.submitted.add(step.clause)
         return _label(Step("label", step.clause, target=step.target, text=step.text), screen)
@@ -414,7 +420,8 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
         )
         if intent.polarity > 0 and said_no:
             continue
-        eligible.append(element)
+        if element.kind in ("button", "link") and element.interactive:
+            eligible.append(element)  # an icon's name ("Question") is no answer
         score = 0.0
         for rank_, wanted in enumerate(intent.labels):
             if text_similarity(wanted, label) >= 90:
@@ -476,6 +483,8 @@ def _label(step: Step, screen: Screen) -> Settled:
     verb = (step.text or "").strip()
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
+    if step.target and reading.is_pronoun(step.target):
+        step = replace(step, target=None)  # "yes, delete them": what the question asks about
     row = row_words(step.target or "") if step.target else ""
     if button is None:
         if not step.target:
@@ -493,12 +502,19 @@ def _label(step: Step, screen: Screen) -> Settled:
 
 
 def _buttons(screen: Screen, label: str) -> list[Element]:
-    return [
-        e
-        for e in screen.elements
-        if e.kind in ("button", "link", "icon", "menuitem")
-        and text_similarity(label, e.text or e.name) >= 90
-    ]
+    """Buttons labelled `label`, or, for a one-word verb, short labels that start with it
+    ("install" finds "Install now", "pay" finds "Pay $9")."""
+    one = normalize(label) if len(label.split()) == 1 else ""
+    found = []
+    for e in screen.elements:
+        text = e.text or e.name
+        if e.kind not in ("button", "link", "icon", "menuitem"):
+            continue
+        words = normalize(text).split()
+        starts = bool(one) and 1 < len(words) <= 3 and fuzz.ratio(one, words[0]) >= 90
+        if text_similarity(label, text) >= 90 or starts:
+            found.append(e)
+    return found
 
 
 def row_words(words: str) -> str:
@@ -607,7 +623,7 @@ def _select(step: Step, screen: Screen) -> Settled:
     March ("select Purple in Favourite colour" stays a choice in that list)."""
     option = step.text or ""
     if step.target and not _shown(screen, option) and not _is_list(screen, step.target):
-        row = step.target if _shown(screen, step.target) else f"{option} from {step.target}"
+        row = f"{option} from {step.target}"  # its row shows both, or the target alone
         return _pointed(Step("click", step.clause, target=row, soft=True), screen)
     parts = _parts(option)
     if len(parts) > 1 and not _shown(screen, option) and all(_shown(screen, p) for p in parts):
@@ -643,12 +659,14 @@ def _pointed(step: Step, screen: Screen) -> Settled:
         return _same(step, f"'{target}' is the label of a box")
     parts = _parts(target)
     if len(parts) > 1:  # each is looked for in turn when the screen does not show it yet
-        many = [replace(step, target=p, soft=False) for p in parts]
-        return Settled(many, "one each")
+        return Settled([_part_step(step, p, screen) for p in parts], "one each")
     said = step.clause.split(None, 1)[1] if len(step.clause.split()) > 1 else target
     for words in (target, said):  # "choose the 2nd of May": the ordinal is the day
         if parse_date(words) is not None:
             return Settled([Step("set", step.clause, text=words)], "a date")
+    if (cell := _row_showing(screen, target)) is not None:
+        why = f"the row that shows {' and '.join(words_of(target))}"
+        return Settled([replace(step, target=cell.text, soft=False)], why)
     row = row_words(target)
     if row != target and _shown(screen, row):
         return Settled([replace(step, target=row, soft=False)], f"the row that shows '{row}'")
@@ -663,6 +681,52 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if loose and loose[0].verb in ("look", "delete", "find", "label"):
         return settle(loose[0], screen, Memory())
     return _same(step)
+
+
+def _part_step(step: Step, part: str, screen: Screen) -> Step:
+    """One item of a list: "no product updates" unticks; one the screen does not show as
+    said is settled again on its own ("peppers on my pizza")."""
+    lex = lexicon()
+    words = part.split()
+    if n := lex.longest(lex.negations, [w.lower() for w in words], 0):
+        return replace(step, verb="uncheck", target=" ".join(words[n:]), soft=False)
+    return replace(step, target=part, soft=not _shown(screen, part))
+
+
+def _row_showing(screen: Screen, words: str) -> Element | None:
+    """The first cell of the one row that shows more of the words than any other row and any
+    single element ("the sales person in Bergen": the row with Sales and Bergen, not another
+    row with Bergen alone)."""
+    lex = lexicon()
+    quiet = lex.determiners | lex.relatives | lex.relative_fillers
+    wanted = [w for w in words_of(words) if w not in quiet]
+    if len(wanted) < 2:
+        return None
+
+    def count(texts: Sequence[str]) -> int:
+        have = [w for t in texts for w in words_of(t)]
+        return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
+
+    rows = _rows(screen)
+    scored = sorted(((count([e.text for e in row]), row) for row in rows), key=lambda r: -r[0])
+    if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    if max(count([e.text]) for e in screen.elements) >= scored[0][0]:
+        return None  # one element shows them all: no row to work out
+    return min(scored[0][1], key=lambda e: e.box.x)
+
+
+def _rows(screen: Screen) -> list[list[Element]]:
+    """The screen's texts in bands across it (their middles within half a height)."""
+    texts = sorted((e for e in screen.elements if e.text.strip() and e.kind != "container"),
+                   key=lambda e: e.box.center[1])  # fmt: skip
+    rows: list[list[Element]] = []
+    for element in texts:
+        if rows and abs(rows[-1][0].box.center[1] - element.box.center[1]) < element.box.h / 2:
+            rows[-1].append(element)
+        else:
+            rows.append([element])
+    return rows
 
 
 def _labelled_box(screen: Screen, words: str) -> bool:
