@@ -146,6 +146,8 @@ class Lexicon:
         self.month_abbreviations: tuple[str, ...] = tuple(fields.pop("month_abbreviations"))
         self.day_first = fields.pop("ambiguous_dates") == "day"
         self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
+        self.measures: dict[str, str] = dict(data["measures"])
+        self.quiet_forms = _phrases(data["actions"]["form"].get("quiet", []))
         numbers = dict(data["numbers"])
         self.ordinals: tuple[str, ...] = tuple(numbers.pop("ordinals"))
         self.numbers: dict[str, int] = numbers

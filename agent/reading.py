@@ -247,7 +247,8 @@ def _build(
             fields = slot("fields")
             if not _gives_values(fields):
                 return None  # "Register the customer" gives no field a value
-            return [Step("form", clause, target=fields, text=verb.lower())]
+            quiet = lex.longest(lex.quiet_forms, verb.lower().split(), 0)
+            return [Step("form", clause, target=fields, text="" if quiet else verb.lower())]
         case "change":
             new = re.sub(r"\s+(?:everywhere|throughout)$", "", slot("new"), flags=re.I)
             if not new:

@@ -252,10 +252,11 @@ def _field_in(
 ) -> tuple[Field, str, str] | None:
     """The field whose label is named in the segment, and the words before and after it."""
     toks = segment.words
+    measures = lexicon().measures
     best: tuple[float, int, Field, int, int] | None = None
     for a in range(len(toks)):
         for b in range(a + 1, min(len(toks), a + 4) + 1):
-            words = " ".join(t.text for t in toks[a:b])
+            words = " ".join(measures.get(t.word, t.text) for t in toks[a:b])  # "wide": width
             if toks[a].word in lexicon().determiners or lexicon().value_kind(words):
                 continue
             for field in known:
@@ -270,6 +271,8 @@ def _field_in(
     text = segment.text
     base = toks[0].start
     before = _value_words(text[: toks[a].start - base]) if a else ""
+    if toks[a].word in measures and a and lexicon().number(toks[a - 1].word) is not None:
+        before = toks[a - 1].text  # "new windows 100 wide": the number is the value
     after = _value_words(text[toks[b - 1].end - base :]) if b < len(toks) else ""
     return field, before, after
 

@@ -306,3 +306,31 @@ def test_a_label_no_lexicon_word_is_on_carries_the_intent_nearest_in_meaning():
     assert intent_button(sure, intents["affirm"]).text == "Sure"
     help_only = screen(el(0, "button", "Help", (20, 20, 60, 24)))
     assert intent_button(help_only, intents["affirm"]) is None
+
+
+def test_a_row_is_the_one_that_shows_every_word_the_task_gives():
+    staff = screen(
+        el(0, "list_item", "Ann", (20, 40, 60, 20)),
+        el(1, "list_item", "Sales", (100, 40, 60, 20)),
+        el(2, "list_item", "Oslo", (180, 40, 60, 20)),
+        el(3, "list_item", "Bo", (20, 62, 60, 20)),
+        el(4, "list_item", "IT", (100, 62, 60, 20)),
+        el(5, "list_item", "Bergen", (180, 62, 60, 20)),
+        el(6, "list_item", "Cy", (20, 84, 60, 20)),
+        el(7, "list_item", "Sales", (100, 84, 60, 20)),
+        el(8, "list_item", "Bergen", (180, 84, 60, 20)),
+    )
+    assert read("pick the sales person in Bergen", staff)[0][:2] == ("click", "Cy")
+
+
+def test_a_number_before_a_measure_word_fills_the_field_it_measures():
+    size = screen(
+        el(0, "text", "Width", (20, 20, 60, 20)),
+        el(1, "input", "80", (100, 16, 60, 28)),
+        el(2, "text", "Height", (20, 60, 60, 20)),
+        el(3, "input", "40", (100, 56, 60, 28)),
+    )
+    assert read("make new windows 100 wide and 30 high", size) == [
+        ("set", "Width", "100"),
+        ("set", "Height", "30"),
+    ]
