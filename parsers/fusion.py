@@ -319,7 +319,20 @@ def fuse_accessibility(
         if any(_same_thing(element, other) for other in parts):
             continue
         parts.append(element)
-    return numbered(parts)
+    return numbered(_labelled(parts))
+
+
+def _labelled(elements: list[Element]) -> list[Element]:
+    """Fields the tree left nameless (GTK's sliders) take the label beside or above them, as
+    in the pixels alone."""
+    fields = [
+        (i, Widget(e.box, e.kind, e.score))
+        for i, e in enumerate(elements)
+        if e.kind in FIELDS and not e.name
+    ]
+    labels = [TextBox(e.box, e.text, e.score) for e in elements if e.kind == "text" and e.text]
+    names = _name_fields(fields, labels)
+    return [replace(e, name=names[i]) if i in names else e for i, e in enumerate(elements)]
 
 
 CLIPPING_ROLES = frozenset(
@@ -338,21 +351,30 @@ def drawn_nodes(
 ) -> list[tuple[A11yNode, Box]]:
     """The visible nodes drawn on the frame, each with the part of its box that shows: cut to
     the frame and to the scrolled views holding it (a row scrolled half out of its list), and
-    none mostly under a window that comes later in the tree (a popup, a window over another;
-    the readers list windows back to front). `nodes` in document order, with their depths."""
+    none mostly under a window that comes later in the tree and shows something (a popup, a
+    window over another; the readers list windows back to front; a browser's empty helper
+    windows cover nothing). `nodes` in document order, with their depths."""
     frame = Box(0, 0, *frame_size) if frame_size else None
     windows: list[Box] = []
-    clips: list[Box | None] = []  # per depth: the box its children are drawn in
-    placed: list[tuple[A11yNode, Box, int]] = []
+    filled: set[int] = set()  # windows holding a visible text, control or picture
     for node in nodes:
         if node.depth == 0 and node.kind == "container" and node.visible:
             windows.append(node.box)
+        elif windows and node.visible and node.kind != "container":
+            filled.add(len(windows) - 1)
+    windows = [box if i in filled else Box(0, 0, 0, 0) for i, box in enumerate(windows)]
+    clips: list[Box | None] = []  # per depth: the box its children are drawn in
+    placed: list[tuple[A11yNode, Box, int]] = []
+    seen = 0
+    for node in nodes:
+        if node.depth == 0 and node.kind == "container" and node.visible:
+            seen += 1
         del clips[node.depth :]
         clip = clips[-1] if clips else frame
         box = _clipped(node.box, clip) if clip is not None else node.box
         clips.append(box if node.role in CLIPPING_ROLES else clip)
         if node.visible and box.area and box.area >= SHOWN * node.box.area:
-            placed.append((node, box, len(windows)))
+            placed.append((node, box, seen))
     return [
         (node, box)
         for node, box, window in placed
