@@ -549,8 +549,11 @@ def beside(revision: str, arguments: list[str]) -> dict[str, dict[str, float]]:
         out = Path(folder) / "figures.json"
         env = {**os.environ, "PYTHONPATH": str(package)}
         print(f"\n# the engine at {revision} (from {package}) ...", flush=True)
-        subprocess.run(
-            [sys.executable, __file__, *arguments, "--json", str(out)], env=env, check=True
+        subprocess.run(  # not run from the working tree, whose clickwright/ would come first
+            [sys.executable, __file__, *arguments, "--json", str(out)],
+            env=env,
+            check=True,
+            cwd=folder,
         )
         return json.loads(out.read_text())
 

@@ -26,11 +26,13 @@ if TYPE_CHECKING:
 
 INK_DISTANCE = 60  # how far from the background a pixel must be to count as ink
 LINK_HUES = (95, 150)  # OpenCV hue (0-180): blue through purple
+FILL = 0.5  # share of a text's box above which its "ink" is a fill (a selection), no letters
 UNDER_START = 0.6  # share of a text's height below which its underline is looked for
 UNDER_MARGIN = 3  # px round the text's box searched, to see a line run on past it
 UNDER_MIN = 6  # px: the shortest underline (under "1")
 UNDERLINED = 0.8  # share of a text's width underlined from which all of it is one link
 GAP_INK = 0.2  # most ink in the pixel row over an underline (descenders cross the gap)
+WORD = 2.0  # characters' widths: the shortest underline under part of a text
 NARROW = frozenset(" .,:;|!/'()[]-ijltfI1")  # characters about half as wide as a letter
 NAV_ITEMS = 3  # phrases on a line, at least, to make a navigation bar
 NAV_WORDS = 3  # words in one item, at most
@@ -47,8 +49,8 @@ def is_link(crop: np.ndarray) -> bool:
     background = np.median(border, axis=0)
     distance = np.abs(crop.astype(np.int16) - background).sum(axis=2)
     ink = distance > INK_DISTANCE
-    if ink.sum() < 8:
-        return False
+    if ink.sum() < 8 or ink.mean() > FILL:
+        return False  # no text, or a selection's fill behind a text, not its letters
     hsv = cv2.cvtColor(crop, cv2.COLOR_RGB2HSV)[ink]
     hue, saturation = np.median(hsv[:, 0]), np.median(hsv[:, 1])
     return bool(LINK_HUES[0] <= hue <= LINK_HUES[1] and saturation >= 90)
@@ -118,6 +120,9 @@ def _split_at_underlines(element: Element, spans: list[tuple[int, int]]) -> list
     box, text = element.box, element.text
     if sum(end - start for start, end in spans) >= UNDERLINED * box.w:
         return [replace(element, kind="link", interactive=True, source="merged")]
+    spans = [(a, b) for a, b in spans if b - a >= WORD * box.w / max(1, len(text))]
+    if not spans:
+        return [element]  # a letter underlined (a mnemonic: "File &name"), no link
     advance = np.cumsum([0.0] + [0.5 if c in NARROW else 1.0 for c in text])
     at = box.x + box.w * advance / advance[-1]  # pixel column where each character starts
     places = [0, len(text)] + [i for i, c in enumerate(text) if c == " "]
