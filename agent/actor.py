@@ -206,7 +206,11 @@ class OfflineActor:
         settled = settle(step, self.screen, self.state.memory)
         for done in settled.steps:
             self.reading = settled.why
-            self.do(replace(done, scope=done.scope or step.scope))
+            done = replace(done, scope=done.scope or step.scope)
+            if done.soft and done != step:  # an item of a list, read again on its own
+                self.carry_out(done)
+            else:
+                self.do(done)
 
     def do(self, step: Step) -> None:
         getattr(self, "_" + step.verb)(step)

@@ -311,7 +311,7 @@ def _field_for_value(
     if not free:
         return []
     kind = lex.value_kind(value)
-    if kind in ("email", "date", "time"):
+    if kind in ("email", "date", "time", "address"):
         named = _labelled(free, lex.fields[kind]) or _showing(free, kind)
         return [(named[0], value)] if named else []
     if linker in lex.hints and (hinted := _labelled(free, lex.hints[linker])):
@@ -697,9 +697,9 @@ def _part_step(step: Step, part: str, screen: Screen) -> Step:
 
 
 def _row_showing(screen: Screen, words: str) -> Element | None:
-    """The first cell of the one row that shows more of the words than any other row and any
-    single element ("the sales person in Bergen": the row with Sales and Bergen, not another
-    row with Bergen alone)."""
+    """The row that shows more of the words than any other ("the sales person in Bergen":
+    the row with Sales and Bergen, not another row with Bergen alone): a row element, or the
+    first cell of a band of cells across the screen."""
     lex = lexicon()
     quiet = lex.determiners | lex.relatives | lex.relative_fillers
     wanted = [w for w in words_of(words) if w not in quiet]
@@ -710,13 +710,16 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         have = [w for t in texts for w in words_of(t)]
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
-    rows = _rows(screen)
-    scored = sorted(((count([e.text for e in row]), row) for row in rows), key=lambda r: -r[0])
-    if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x))
+            for band in _rows(screen)]  # fmt: skip
+    rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]
+    rows.sort(key=lambda r: -r[0])
+    if not rows or rows[0][0] < 2:
         return None
-    if max(count([e.text]) for e in screen.elements) >= scored[0][0]:
-        return None  # one element shows them all: no row to work out
-    return min(scored[0][1], key=lambda e: e.box.x)
+    best = [r for r in rows if r[0] == rows[0][0]]
+    boxes = {(e.box.y, e.box.bottom) for _, e in best}
+    same_row = all(abs(e.box.center[1] - best[0][1].box.center[1]) < e.box.h / 2 for _, e in best)
+    return best[0][1] if len(boxes) == 1 or same_row else None
 
 
 def _rows(screen: Screen) -> list[list[Element]]:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 from clickwright.errors import DeviceError
 
@@ -56,6 +57,11 @@ def write(display: str | None, text: str) -> None:
             )  # fmt: skip
         except (subprocess.SubprocessError, OSError) as e:
             raise DeviceError(f"could not put text on the clipboard: {e}") from None
+        deadline = time.monotonic() + TIMEOUT  # xclip's child takes the clipboard a moment later
+        while read(display) != text:
+            if time.monotonic() > deadline:
+                raise DeviceError("could not put text on the clipboard: nothing took it")
+            time.sleep(0.02)
         return
     try:
         import pyperclip

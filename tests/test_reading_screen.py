@@ -334,3 +334,12 @@ def test_a_number_before_a_measure_word_fills_the_field_it_measures():
         ("set", "Width", "100"),
         ("set", "Height", "30"),
     ]
+
+
+def test_a_row_the_parser_joined_is_chosen_by_every_word_too():
+    staff = screen(
+        el(0, "list_item", "Ann Sales Oslo", (20, 40, 300, 20)),
+        el(1, "list_item", "Bo IT Bergen", (20, 62, 300, 20)),
+        el(2, "list_item", "Cy Sales Bergen", (20, 84, 300, 20)),
+    )
+    assert read("pick the sales person in Bergen", staff)[0][:2] == ("click", "Cy Sales Bergen")
