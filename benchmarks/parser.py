@@ -25,9 +25,9 @@ measured, because offscreen renders and screenshots have no accessibility tree.
     .venv/bin/python benchmarks/parser.py --real --beside 068a752   # an older engine beside
     .venv/bin/python benchmarks/parser.py --real --misses            # what dev screens miss
 
-`--beside REV` measures the parser as it was at git revision REV on the same screens in the
-same run (its package exported to a temporary folder and imported in a child process), and
-prints the goals of both side by side. `--misses` lists, per dev screen, the true controls and
+`--beside REV[,REV...]` measures the parser as it was at each git revision on the same screens
+in the same run (its package exported to a temporary folder and imported in a child process),
+and prints the goals of all side by side. `--misses` lists, per dev screen, the true controls and
 texts not found and the parsed ones that match nothing; held-out screens are never listed.
 """
 
@@ -396,14 +396,14 @@ def missed_kinds(results: list[Result]) -> None:
 
 def end_to_end(screens: list[Labelled], ocr: str | None) -> float:
     """`clickwright parse --image` wall time, process start included: the median over the
-    screens."""
+    screens (a run that fails, an old engine's crash, is timed all the same)."""
     command = [sys.executable, "-m", "clickwright.app", "parse", "--image"]
     env = {**os.environ, "CLICKWRIGHT_OCR": ocr} if ocr else None
     times = []
     for screen in screens:
         path = REAL_SCREENS / f"{screen.name}.png"
         start = time.perf_counter()
-        subprocess.run([*command, str(path)], capture_output=True, check=True, env=env)
+        subprocess.run([*command, str(path)], capture_output=True, check=False, env=env)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -558,20 +558,20 @@ def beside(revision: str, arguments: list[str]) -> dict[str, dict[str, float]]:
         return json.loads(out.read_text())
 
 
-def side_by_side(
-    new: dict[str, dict[str, float]], old: dict[str, dict[str, float]], revision: str, real: bool
-) -> None:
-    """One table: each figure of each split, this engine beside the one at `revision`."""
-    splits = [s for s in new if s in old]
-    print(f"\n# goals, this engine beside the engine at {revision}\n")
-    print("| figure | goal | " + " | ".join(f"{s} new | {s} old" for s in splits) + " |")
-    print("|---|---|" + "---|---|" * len(splits))
+def side_by_side(engines: dict[str, dict[str, dict[str, float]]], real: bool) -> None:
+    """One table: each figure of each split, this engine beside the older ones."""
+    new = engines["new"]
+    splits = [s for s in new if all(s in figures for figures in engines.values())]
+    print(f"\n# goals, this engine beside {', '.join(e for e in engines if e != 'new')}\n")
+    heads = [f"{split} {engine}" for split in splits for engine in engines]
+    print("| figure | goal | " + " | ".join(heads) + " |")
+    print("|---|---|" + "---|" * len(heads))
     for name in new[splits[0]]:
         found = goal_of(name, real)
         goal = f"{'>=' if found[1] else '<='} {found[0]}" if found else ""
         cells = []
         for split in splits:
-            for figures in (new, old):
+            for figures in engines.values():
                 value = figures[split].get(name, float("nan"))
                 cells.append(f"{value:.3f}" if isinstance(value, float) else str(value))
         print(f"| {name} | {goal} | " + " | ".join(cells) + " |")
@@ -592,7 +592,9 @@ def main() -> None:
     parser.add_argument(
         "--split", choices=("dev", "held-out"), help="only the real screens of one split"
     )
-    parser.add_argument("--beside", metavar="REV", help="also measure the parser at git REV")
+    parser.add_argument(
+        "--beside", metavar="REV[,REV]", help="also measure the parser at these git revisions"
+    )
     parser.add_argument("--misses", action="store_true", help="list each dev screen's misses")
     parser.add_argument("--json", type=Path, help="write the figures of the last engine here")
     args = parser.parse_args()
@@ -614,8 +616,10 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     if args.beside:
-        old = beside(args.beside, child_arguments(args))
-        side_by_side(figures, old, args.beside, args.real)
+        engines = {"new": figures}
+        for revision in args.beside.split(","):
+            engines[revision] = beside(revision, child_arguments(args))
+        side_by_side(engines, args.real)
 
 
 def child_arguments(args: argparse.Namespace) -> list[str]:

@@ -21,8 +21,8 @@ Every screen has a `split`: "dev" screens are the ones the parser was tuned on; 
 ones (`HELD_OUT`, chosen before tuning, see `benchmarks/README.md`) were not looked at while
 tuning, and are reported apart.
 
-The device readers are imported where a screen is shot, not at the top, so that `parser.py
---beside` can load this module's truth readers under an older engine's package.
+The device readers and the parser's drawn-node rule are imported where a screen is shot, not
+at the top, so that `parser.py --beside` can load this module under an older engine's package.
 
 Written to `benchmarks/.real_screens/` (git ignores dot folders there) on first use:
 
@@ -50,7 +50,6 @@ import numpy as np
 from PIL import Image
 
 from clickwright.a11y import A11yNode
-from clickwright.parsers.fusion import drawn_nodes
 from clickwright.types import INTERACTIVE_KINDS, Box
 
 if TYPE_CHECKING:
@@ -207,6 +206,8 @@ def tree_truth(nodes: list[A11yNode]) -> Json:
     text; the cells of one table row make one row, a column header that takes the focus is a
     button (clicked, it sorts by its column), and a node reached twice (a popup's menu, under
     its combo box and under its window) counts once."""
+    from clickwright.parsers.fusion import drawn_nodes
+
     texts, controls, cells = [], [], []
     seen: set[tuple[str, Box, str]] = set()
     for node, box in drawn_nodes(nodes, SIZE):
