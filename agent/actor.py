@@ -230,6 +230,14 @@ class OfflineActor:
     def _check(self, step: Step) -> None:
         wanted = "checked" if step.verb == "check" else "unchecked"
         kind = step.kind or "checkbox"
+        if step.every:  # "untick all the boxes": each one not yet as wanted
+            boxes = [e for e in of_kind(self.screen, kind) if e.element.kind in TOGGLES]
+            for box in boxes:
+                if ("checked" in box.element.state) != (wanted == "checked"):
+                    self.click_element(step, box.element, f"{box.element.describe()}: {wanted}")
+            if not boxes:
+                raise self._not_found(f"a {kind}", step)
+            return
         best = self._best(step.target or "", kind)
         toggle = best.element if best is not None else None
         if toggle is not None and toggle.kind not in TOGGLES:

@@ -27,6 +27,7 @@ from clickwright.agent.clauses import (
     split_at,
     unquote,
 )
+from clickwright.agent.lexicon import words_of
 from clickwright.errors import ActionError, TaskError
 from clickwright.types import ElementKind, normalize_key
 
@@ -274,6 +275,12 @@ def _pointed(verb: Verb) -> Rule:
             last = re.split(r"\s+and\s+", names.pop(), maxsplit=1)
             return [s for n in [*names, *last] for s in _steps(f"{verb} {n.strip()}")]
         named = _target(m["target"], m.clause)
+        if (
+            verb in ("check", "uncheck")
+            and named.kind == "input"
+            and re.search(r"\bbox(?:es)?\b", m["target"], re.I)
+        ):
+            named = named._replace(kind="checkbox")  # "untick all the boxes": check boxes
         if verb == "uncheck" and named.kind == "input":  # "clear the Search field": no checkbox
             raise TaskError(
                 f"cannot understand {m.clause!r}: only checkboxes can be cleared",
@@ -544,8 +551,13 @@ def interpret(task: str) -> list[Step]:
 def _answered_by_next(step: Step, rest: list[Step]) -> bool:
     """ "yes, delete them", "OK, accept the cookies": a bare yes or no before the step that
     says what it answers is that step."""
-    bare = step.verb == "intent" and step.target is None and len(step.clause.split()) <= 2
-    return bare and bool(rest) and rest[0].verb in ("intent", "label", "delete", "click")
+    bare = step.verb == "intent" and step.text in ("affirm", "decline")
+    answer = set(words_of(step.clause)) <= _ANSWERS
+    return bare and answer and bool(rest) and rest[0].verb in ("intent", "label", "delete", "click")
+
+
+_ANSWERS = frozenset({"yes", "no", "ok", "okay", "sure", "yep", "yeah", "nope", "nah", "please",
+                      "fine", "alright", "right"})  # fmt: skip
 
 
 _SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form")

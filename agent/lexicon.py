@@ -106,6 +106,7 @@ class Lexicon:
         self.negations = _phrases(data["negations"])
         self.conjunctions = frozenset(data["conjunctions"])
         self.pairs = _phrases(data["pairs"])
+        self.all_text = frozenset(data["all_text"])
         self.pronouns = _phrases(data["pronouns"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])

@@ -224,7 +224,9 @@ def _build(
     for name, (a, b) in c.slots.items():
         if b - a > 1 and any(t.quoted for t in toks[a:b]):
             return None
-        if name != "what" and b > a and all(t.word in lex.determiners for t in toks[a:b]):
+        if name not in ("what", "topic") and b > a and all(
+            t.word in lex.determiners for t in toks[a:b]
+        ):
             return None  # "check the As checkbox": "the" is no value ("save this" is fine)
 
     def slot(name: str) -> str:
@@ -242,6 +244,8 @@ def _build(
             intent = lex.intent_at([t.word for t in toks], start)
             assert intent is not None
             topic = slot("topic") or None
+            if topic and (is_pronoun(topic) or topic.lower() in lex.determiners):
+                topic = None  # "skip this", "allow it": what the question is about
             return [Step("intent", clause, target=topic, text=intent[0].name)]
         case "form":
             fields = slot("fields")
@@ -264,6 +268,9 @@ def _build(
             if not what:  # "choose Premium": a click on the option
                 return [Step("click", clause, target=value, soft=True)]
             return [Step("set", clause, target=_referent(what, after), text=value)]
+        case "type" if "value2" in c.slots:  # "use Ana as first name and Lima as surname"
+            pairs = ((slot("value"), slot("what")), (slot("value2"), slot("what2")))
+            return [Step("type", clause, target=w, text=v, kind="input") for v, w in pairs]
         case "type":
             what, value = slot("what"), slot("value")
             if not value or "into" in value.lower().split():

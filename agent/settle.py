@@ -548,7 +548,7 @@ def _delete(step: Step, screen: Screen) -> Settled:
         if _buttons(screen, label):
             return _label(Step("label", step.clause, text=label, target=target), screen)
     words = target.lower().split()
-    if not words or words[0] in ("file", "document", "text", "everything", "all", "contents"):
+    if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")
     lex = lexicon()
     if len(words) == 2 and words[1] == "line" and (nth := lex.ordinal(words[0])):
