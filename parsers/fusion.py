@@ -39,6 +39,7 @@ SPLIT_SLACK = 0.1  # how far (share of a line) a toggle may sit from the space i
 LINE = 24  # a typical line height in pixels: the most of an item's height that sets its row
 BAR_GAP = 1.5  # characters' widths between two phrases in one field that make it a bar
 BANNER_WORDS = 7  # a "button" saying this many words is a band holding a sentence
+HANG = 8  # px: the farthest a menu's first item starts below the title that opened it
 
 _T = TypeVar("_T")
 
@@ -230,7 +231,7 @@ def _hangs_from(first: Box, opener: Box) -> bool:
     """A list whose first row is just below `opener`, across from it: the list it opened."""
     below = first.y - opener.bottom
     across = min(first.right, opener.right) - max(first.x, opener.x)
-    return -2 <= below <= first.h and across >= 0.5 * min(opener.w, first.w)
+    return -2 <= below <= min(HANG, first.h / 2) and across >= 0.5 * min(opener.w, first.w)
 
 
 def _in_cell(row: Element, widgets: list[Widget]) -> bool:

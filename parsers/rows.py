@@ -103,7 +103,11 @@ def _highlight_band(pixels: np.ndarray, widget: Widget) -> bool:
     box = widget.box
     if widget.kind not in HOSTS or box.w < BAND_RATIO * box.h:
         return False
-    colour = commonest_colour(_crop(pixels, box)[::2, ::4])  # a sample is enough
+    return _saturated(commonest_colour(_crop(pixels, box)[::2, ::4]))  # a sample is enough
+
+
+def _saturated(colour: np.ndarray) -> bool:
+    """A highlight's colour, not a grey."""
     return int(colour.max() - colour.min()) > HIGHLIGHT
 
 
@@ -170,6 +174,7 @@ def _run_rows(
     rows: list[_Row] = []
     toggled: list[bool] = []  # per row: whether it holds a check box or radio
     options = True  # every row one check box or radio and its one label
+    listed = 0  # rows of the run's own lines
     grid = _on_grid(run, pitch, cells)
     for first in run + grid:
         top = max(0, round(first.middle - pitch / 2))
@@ -203,7 +208,9 @@ def _run_rows(
                 continue  # a line beside the list, not one of its rows
         elif form:
             return []  # a label with its field, or a caption: the lines of a form
-        if first not in grid:
+        highlighted = _saturated(commonest_colour(pixels[top:bottom, left:right][::2, ::4]))
+        listed += first not in grid
+        if first not in grid and not highlighted:  # (a check box on a highlight may be missed)
             toggles = sum(c.toggle for c in held)
             toggled.append(toggles > 0)
             options &= toggles == 1 and len(words) <= 1
@@ -212,13 +219,27 @@ def _run_rows(
             id=0, box=box, kind="list_item", source="merged", score=score, interactive=True
         )
         rows.append(_Row(element, len(held)))
-    if len(toggled) < MIN_ROWS:
+    if listed < MIN_ROWS:
         return []  # most of its lines are no rows (a calendar's weeks)
     if all(r.element.box.x <= 1 and r.element.box.right >= width - 2 for r in rows):
         return []  # lines on a page, nothing round them: a heading, a paragraph, a caption
     if options or 2 * sum(toggled) >= len(toggled) > sum(toggled):
         return []  # a column of options, or a form's lines (half or more with a check box)
-    return _without_header(pixels, rows)
+    return _without_header(pixels, _spanned(rows))
+
+
+def _spanned(rows: list[_Row]) -> list[_Row]:
+    """Rows of one list as wide as most of them are: a row cut short by what is drawn in it
+    (a white check box on a highlight) spans the list all the same."""
+    left = int(np.median([r.element.box.x for r in rows]))
+    right = int(np.median([r.element.box.right for r in rows]))
+    spanned = []
+    for row in rows:
+        box = row.element.box
+        if left <= box.x and box.right <= right:
+            box = Box(left, box.y, right - left, box.h)
+        spanned.append(_Row(replace(row.element, box=box), row.cells))
+    return spanned
 
 
 def _foreign_cells(run: list[_Cell], pitch: float, columns: list[list[_Cell]]) -> list[_Cell]:
