@@ -386,7 +386,7 @@ def _check_display(wanted: float, shown: str | None, unit: str | None = None) ->
     except ValueError:
         return False, f"the display shows {shown!r}"
     if not math.isclose(value, float(wanted), rel_tol=1e-9, abs_tol=1e-9):
-        return False, f"the display shows {shown.strip()}, wanted {wanted:g}"
+        return False, f"the display shows {shown.strip()}, wanted {float(wanted):.12g}"
     return True, ""
 
 

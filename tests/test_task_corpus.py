@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,61 @@ def test_one_corpus_task_end_to_end(tmp_path: Path) -> None:
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
     assert result.outcome == "done" and Path(result.run_dir, "run.json").is_file()
+
+
+# ---- held-out set 2 (benchmarks/tasks_heldout2/): checked for form only, never printed -------
+
+HELDOUT2 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout2")
+
+
+def test_held_out_set_2_is_sound_and_held_out_whole() -> None:
+    assert tc.problems(HELDOUT2) == []  # ids unique, every check expects something, pages exist
+    assert len(HELDOUT2) >= 55
+    assert {t.split for t in HELDOUT2} == {"heldout2"}
+    assert not {t.id for t in HELDOUT2} & {t.id for t in CORPUS}
+    assert tc.problems([*CORPUS, *HELDOUT2]) == []  # the two corpora side by side
+    new_programs = {t.program for t in HELDOUT2} - set(tc.PROGRAMS)
+    assert len(new_programs) >= 3
+    assert {t.scale for t in HELDOUT2 if t.program == "chromium"} == {1, 2}
+    per_class = Counter(c for t in HELDOUT2 for c in t.classes)
+    assert set(per_class) == set(tc.CLASSES) and min(per_class.values()) >= 3
+    pages = {t.setup["page"] for t in HELDOUT2 if t.program == "chromium"}
+    assert all((tc.ROOT / "benchmarks" / "tasks_heldout2" / "web" / p).is_file() for p in pages)
+    assert not pages & {p.name for p in (tc.ROOT / "benchmarks" / "tasks" / "web").iterdir()}
+
+
+def test_held_out_set_2_split_is_enforced() -> None:
+    first = HELDOUT2[0]
+    moved = tc.Task(**{**first.__dict__, "split": "dev"})
+    found = tc.problems([moved, *HELDOUT2[1:]])
+    assert any("held out whole" in line for line in found)
+    broken = tc.Task(**{**first.__dict__, "check": {"kind": "sheet", "path": "x.gnumeric"}})
+    assert any("expects nothing" in line for line in tc.problems([broken]))
+
+
+def test_qalculate_display_forms(tmp_path: Path) -> None:
+    assert tc.check({"kind": "display", "equals": -7}, out(tmp_path, display="\u22127"))[0]
+    big = {"kind": "display", "equals": 1099511627776}
+    assert tc.check(big, out(tmp_path, display="1 099 511 627 776"))[0]
+    km = {"kind": "display", "equals": 1.5, "unit": "km"}
+    assert tc.check(km, out(tmp_path, display="1.5 km"))[0]
+    assert not tc.check(km, out(tmp_path, display="1.5 m"))[0]
+    assert not tc.check(km, out(tmp_path, display="1500 m"))[0]
+    assert not tc.check({"kind": "display", "equals": 1.5}, out(tmp_path, display="1.5 km"))[0]
+
+
+def test_sheet_check_reads_a_saved_workbook(tmp_path: Path) -> None:
+    if shutil.which("ssconvert") is None:
+        pytest.fail("needs ssconvert (package gnumeric; make system-deps installs it)")
+    import subprocess
+
+    (tmp_path / "t.csv").write_text("Item,Qty\nBolts,340\nNuts,\n")
+    subprocess.run(["ssconvert", "t.csv", "t.gnumeric"], cwd=tmp_path, capture_output=True)
+    sheet = {"kind": "sheet", "path": "t.gnumeric", "cells": {"A1": "Item", "B2": 340}}
+    assert tc.check(sheet, out(tmp_path)) == (True, "")
+    ok, why = tc.check({**sheet, "cells": {"B3": 0}}, out(tmp_path))
+    assert not ok and "B3" in why
+    assert not tc.check({**sheet, "cells": {"B2": "340.5"}}, out(tmp_path))[0]
+    assert not tc.check({**sheet, "path": "missing.gnumeric"}, out(tmp_path))[0]
+    (tmp_path / "plain.txt").write_text("not a sheet")
+    assert not tc.check({**sheet, "path": "plain.txt"}, out(tmp_path))[0]
