@@ -167,8 +167,18 @@ def reads_as(parsed: Element, text: str, box: Box) -> bool:
     return (
         bool(parsed.text)
         and parsed.box.intersection(box) > 0
-        and (fuzz.ratio(norm(parsed.text), norm(text)) >= MATCH)
+        and (fuzz.ratio(norm(parsed.text), norm(text)) >= MATCH or elided(parsed.text, text))
     )
+
+
+def elided(shown: str, text: str) -> bool:
+    """Whether `shown` is `text` drawn cut short in its middle ("ODS...eet" for "ODS
+    spreadsheet", as Qt draws a long cell): the tree knows the whole text, the screen shows
+    the rest."""
+    head, dots, tail = norm(shown).replace("…", "...").partition("...")
+    whole = norm(text)
+    shown_whole = whole.startswith(head) and whole.endswith(tail)
+    return bool(dots) and len(head) + len(tail) >= 3 and shown_whole
 
 
 def part_of(parsed: Element, text: str, box: Box) -> bool:

@@ -602,7 +602,8 @@ addEventListener('load', () => {
     else if (e.matches('input[type=password]')) value = '';
     else if (e.matches('textarea,input:not([type=checkbox],[type=radio])'))
       value = e.value || e.placeholder;
-    if (e.matches('input:not([type=checkbox],[type=radio]),select,textarea') && value)
+    if (e.matches('input:not([type=checkbox],[type=radio],[type=range]),select,textarea')
+        && value)  // a range input draws no value
       texts.push({text: value, box: box(rect)});
     controls.push({kind, box: box(rect), text: e.dataset.icon ? '' : value,
       name: e.dataset.icon || ''});

@@ -200,7 +200,7 @@ class FasterPaddleEngine(OcrEngine):
 
 def split_line(gray: np.ndarray, line: TextBox) -> list[TextBox]:
     """A line cut into phrases at ink gaps wider than WIDE_GAP line heights and WIDE_SPACE
-    characters, for engines that give no word boxes.
+    characters (or where the engine wrote two spaces), for engines that give no word boxes.
 
     Each wide gap is matched to the space in the text at the same share of the line's ink
     width (text advances roughly evenly), and cut there only when one is that close; a gap
@@ -224,15 +224,17 @@ def split_line(gray: np.ndarray, line: TextBox) -> list[TextBox]:
     chars = sum(len(w) for w in words) + len(words) - 1
     wide = steps > WIDE_GAP * box.h
     advance = (span - int(steps[wide].sum())) / chars  # a character's width, gaps left out
-    gaps = np.flatnonzero(wide & (steps > WIDE_SPACE * advance))
+    gaps = np.flatnonzero(wide)
     if gaps.size == 0:
         return [line]
     spaces = np.cumsum([len(w) + 1 for w in words[:-1]]) - 0.5  # a space's middle, in chars
+    doubled = [f"{a}  {b}" in line.text for a, b in zip(words, words[1:], strict=False)]
     cuts: dict[int, int] = {}  # word index a phrase starts at -> x where its ink starts
     for gap in gaps:
         share = ((ink[gap] + ink[gap + 1]) / 2 - first) / span
         nearest = int(np.argmin(np.abs(spaces / chars - share)))
-        if abs(spaces[nearest] / chars - share) <= 0.15:
+        apart = doubled[nearest] or steps[gap] > WIDE_SPACE * advance  # (the engine's "  ")
+        if apart and abs(spaces[nearest] / chars - share) <= 0.15:
             cuts.setdefault(nearest + 1, int(ink[gap + 1]))
     if not cuts:
         return [line]
