@@ -114,7 +114,7 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
     """The control labelled `step.target` (revealing it when it is not on the screen yet)."""
     wanted = _without_unit(step.target or "")
     for _ in range(2):
-        known = [f for f in fields(actor.screen) if text_similarity(wanted, f.label) >= 70]
+        known = _labelled(actor.screen, wanted)
         if step.kind in (*FIELD_KINDS, *TOGGLE_KINDS):
             known = [f for f in known if f.element.kind == step.kind] or known
         if known:
@@ -124,9 +124,21 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
     return None
 
 
+def _labelled(screen: Screen, wanted: str) -> list[Field]:
+    """Controls whose label reads as `wanted`, or, when none does, as its last words ("the
+    editor font size": Size, "the email address field": Email address)."""
+    words = wanted.split()
+    for start in range(len(words)):
+        tail = " ".join(words[start:])
+        needed = 70 if start == 0 else 90
+        known = [f for f in fields(screen) if text_similarity(tail, f.label) >= needed]
+        if known:
+            return known
+    return []
+
+
 def _named(actor: OfflineActor, step: Step) -> bool:
-    wanted = _without_unit(step.target or "")
-    return any(text_similarity(wanted, f.label) >= 70 for f in fields(actor.screen))
+    return bool(_labelled(actor.screen, _without_unit(step.target or "")))
 
 
 def _without_unit(text: str) -> str:

@@ -508,16 +508,17 @@ def _buttons(screen: Screen, label: str) -> list[Element]:
     """Buttons labelled `label`, or, for a one-word verb, short labels that start with it
     ("install" finds "Install now", "pay" finds "Pay $9")."""
     one = normalize(label) if len(label.split()) == 1 else ""
-    found = []
+    exact, starting = [], []
     for e in screen.elements:
         text = e.text or e.name
         if e.kind not in ("button", "link", "icon", "menuitem"):
             continue
         words = normalize(text).split()
-        starts = bool(one) and 1 < len(words) <= 3 and fuzz.ratio(one, words[0]) >= 90
-        if text_similarity(label, text) >= 90 or starts:
-            found.append(e)
-    return found
+        if text_similarity(label, text) >= 90:
+            exact.append(e)
+        elif one and 1 < len(words) <= 3 and fuzz.ratio(one, words[0]) >= 90:
+            starting.append(e)
+    return exact + starting
 
 
 def row_words(words: str) -> str:

@@ -343,3 +343,16 @@ def test_a_row_the_parser_joined_is_chosen_by_every_word_too():
         el(2, "list_item", "Cy Sales Bergen", (20, 84, 300, 20)),
     )
     assert read("pick the sales person in Bergen", staff)[0][:2] == ("click", "Cy Sales Bergen")
+
+
+def test_a_control_named_with_more_words_than_its_label_is_found_by_the_last_ones():
+    from clickwright.agent.setting import _labelled
+
+    fonts = screen(
+        el(0, "text", "Font Face:", (20, 20, 80, 20)),
+        el(1, "combo", "DejaVu Sans", (110, 16, 150, 28)),
+        el(2, "text", "Size:", (20, 60, 40, 20)),
+        el(3, "combo", "10", (110, 56, 60, 28)),
+    )
+    assert [f.element.id for f in _labelled(fonts, "editor font size")] == [3]
+    assert _labelled(fonts, "shipping address") == []
