@@ -73,7 +73,7 @@ def fuse(
         w for w in widgets if not _glyph_in_text(w, texts) and not _icon_in_word(w, texts, icons)
     ]
     kept = [_as_tile_button(w, texts) for w in kept if not _is_row(w, rows)]
-    widgets = [as_bar(w, texts) for w in kept]
+    widgets = as_bars(kept, texts)
     bars = [
         w.box
         for w, original in zip(widgets, kept, strict=True)
@@ -589,23 +589,26 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
     return replace(widget, kind="button") if centred else widget
 
 
-def as_bar(widget: Widget, texts: list[TextBox]) -> Widget:
+def as_bars(widgets: list[Widget], texts: list[TextBox]) -> list[Widget]:
     """A field, button or cell holding several phrases side by side is a bar (a menu bar, a
     toolbar, a menu's section between rules): OCR split them at wide gaps, so each is its
     own item, not one value or label (two words OCR read apart at a word's gap, "2.4"
     "(latest)", are one value).
     A glyph beside a word is a picture OCR read (a file button's folder as "C"), not an item."""
-    if widget.kind not in ("input", "button", "list_item"):
-        return widget
-    held = [t for t in texts if _host(t.box, [widget]) is not None and not is_glyph(t.text)]
-    side_by_side = any(
-        a.box.x < b.box.x
-        and abs(a.box.center[1] - b.box.center[1]) <= max(a.box.h, b.box.h) / 2
-        and b.box.x - a.box.right >= BAR_GAP * (_advance(a) + _advance(b)) / 2
-        for a in held
-        for b in held
-    )
-    return replace(widget, kind="container") if side_by_side else widget
+    words = [t for t in texts if not is_glyph(t.text)]
+    held = holding([t.box for t in words], [w.box for w in widgets])
+    bars = []
+    for index, widget in enumerate(widgets):
+        inside = [words[i] for i in np.flatnonzero(held[:, index])] if words else []
+        side_by_side = widget.kind in ("input", "button", "list_item") and any(
+            a.box.x < b.box.x
+            and abs(a.box.center[1] - b.box.center[1]) <= max(a.box.h, b.box.h) / 2
+            and b.box.x - a.box.right >= BAR_GAP * (_advance(a) + _advance(b)) / 2
+            for a in inside
+            for b in inside
+        )
+        bars.append(replace(widget, kind="container") if side_by_side else widget)
+    return bars
 
 
 def _advance(text: TextBox) -> float:
@@ -814,6 +817,17 @@ def hosts_of(boxes: list[Box], holders: list[Box]) -> list[int | None]:
     (`_host` for many boxes at once: a dense table has hundreds of each)."""
     if not boxes or not holders:
         return [None] * len(boxes)
+    held = holding(boxes, holders)
+    hw, hh = np.array(holders, np.int64).T[2:]
+    area = np.where(held, hw * hh, np.iinfo(np.int64).max)
+    best = area.argmin(axis=1)
+    return [int(b) if held[i, b] else None for i, b in enumerate(best)]
+
+
+def holding(boxes: list[Box], holders: list[Box]) -> np.ndarray:
+    """A boxes x holders array: whether each holder holds each box's centre and most of it."""
+    if not boxes or not holders:
+        return np.zeros((len(boxes), len(holders)), bool)
     bx, by, bw, bh = np.array(boxes, np.int64).T
     hx, hy, hw, hh = np.array(holders, np.int64).T
     cx, cy = (bx + bw // 2)[:, None], (by + bh // 2)[:, None]
@@ -821,10 +835,7 @@ def hosts_of(boxes: list[Box], holders: list[Box]) -> list[int | None]:
     across = np.minimum((bx + bw)[:, None], hx + hw) - np.maximum(bx[:, None], hx)
     down = np.minimum((by + bh)[:, None], hy + hh) - np.maximum(by[:, None], hy)
     inter = np.clip(across, 0, None) * np.clip(down, 0, None)
-    held = centred & (inter >= 0.5 * (np.clip(bw, 0, None) * np.clip(bh, 0, None))[:, None])
-    area = np.where(held, hw * hh, np.iinfo(np.int64).max)
-    best = area.argmin(axis=1)
-    return [int(b) if held[i, b] else None for i, b in enumerate(best)]
+    return centred & (inter >= 0.5 * (np.clip(bw, 0, None) * np.clip(bh, 0, None))[:, None])
 
 
 def _host(box: Box, widgets: list[Widget]) -> int | None:

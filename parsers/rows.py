@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from clickwright.parsers.fusion import TextBox, as_bar, hosts_of
+from clickwright.parsers.fusion import TextBox, as_bars, hosts_of
 from clickwright.parsers.menus import menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import Box, Element
@@ -65,7 +65,7 @@ def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -
     them the text of what they hold) and with ids 0."""
     # A selected row drawn as a coloured band, and a bar holding a line's phrases apart (a
     # menu's item and its shortcut key), hold a row's cells, not a control's text.
-    widgets = [as_bar(w, texts) for w in widgets if not _highlight_band(pixels, w)]
+    widgets = as_bars([w for w in widgets if not _highlight_band(pixels, w)], texts)
     hosts = [w.box for w in widgets if w.kind in HOSTS]
     hosted = hosts_of([t.box for t in texts], hosts)
     # A field holding texts on several lines is a list box (a popup's items): they are rows.

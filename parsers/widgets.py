@@ -699,12 +699,14 @@ def _spin_buttons(widgets: list[Widget]) -> list[Widget]:
     squares = [
         w for w in widgets if w.kind in ("button", "checkbox", "icon") and w.box.w <= 1.5 * w.box.h
     ]
+    fields = [w for w in widgets if w.kind in _CONTROLS and w.box.w > 1.2 * w.box.h]
+    next_square = _flush_after(squares, squares)
     changed: dict[int, Widget] = {}
-    for field in (w for w in widgets if w.kind in _CONTROLS and w.box.w > 1.2 * w.box.h):
-        first = next((s for s in squares if _flush(field.box, s.box)), None)
-        second = next((s for s in squares if first and _flush(first.box, s.box)), None)
-        if first is None or second is None:
+    for field, at in zip(fields, _flush_after(fields, squares), strict=True):
+        second = next_square[at] if at is not None else None
+        if at is None or second is None:
             continue
+        first, second = squares[at], squares[second]
         minus = first.name or ("remove" if second.name == "add" else "")
         changed[id(field)] = replace(field, kind="input")
         for square, name in ((first, minus), (second, second.name)):
@@ -717,13 +719,17 @@ def _join_slider_pieces(widgets: list[Widget]) -> list[Widget]:
     one or two small squares and another field, flush in one band: one control, the handle
     where its value is. (A spin box's two squares end its field; they have no field after.)"""
     pieces = [w for w in widgets if w.kind in _CONTROLS + ("checkbox", "icon")]
+    after = _flush_after(pieces, pieces)
     result = list(widgets)
-    for left in (w for w in pieces if w.kind in ("input", "button")):
-        chain = [left]
+    for start, left in enumerate(pieces):
+        if left.kind not in ("input", "button"):
+            continue
+        chain, at = [left], start
         while True:
-            following = next((w for w in pieces if _flush(chain[-1].box, w.box)), None)
-            if following is None:
+            if after[at] is None:
                 break
+            at = after[at]
+            following = pieces[at]
             chain.append(following)
             if following.kind in ("input", "button") and 2 <= len(chain) - 2 <= 2:
                 handle = chain[1:-1]
@@ -789,10 +795,9 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
         (w >= SLIDER_LENGTH) & (w >= 4 * h) & (h >= KNOB[0]) & (h <= KNOB[1])
     )
     sliders = []
+    controls = [f.box for f in found if f.kind != "container"]
     for index in long[long > 0]:
         box = Box(*(int(v) for v in stats[index][:4]))
-        if any(f.kind != "container" and f.box.intersection(box) for f in found):
-            continue
         shape = labels[box.y : box.bottom, box.x : box.right] == index
         rows = np.arange(box.h)[:, None]
         top = np.where(shape, rows, box.h).min(axis=0)
@@ -804,9 +809,26 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
             continue  # no knob, a knob too wide to be round, or little line beside it
         middle = (top + bottom) / 2
         line_middle = float(np.median(middle[(extent > 0) & (extent <= 0.4 * box.h)]))
-        if abs(line_middle - box.h / 2) <= max(2.0, 0.15 * box.h):
+        centred = abs(line_middle - box.h / 2) <= max(2.0, 0.15 * box.h)
+        if centred and not any(c.intersection(box) for c in controls):
             sliders.append(Widget(box, "input", 0.5))
     return sliders
+
+
+def _flush_after(lefts: list[Widget], rights: list[Widget]) -> list[int | None]:
+    """For each of `lefts`, the index of the first of `rights` that continues it on its right
+    (`_flush` for many at once: a dense table has hundreds)."""
+    if not lefts or not rights:
+        return [None] * len(lefts)
+    lx, ly, lw, lh = np.array([w.box for w in lefts], np.int64).T
+    rx, ry, rw, rh = np.array([w.box for w in rights], np.int64).T
+    flush = (
+        (np.abs(rx[None] - (lx + lw)[:, None]) <= 3)
+        & (np.abs(ry[None] - ly[:, None]) <= 3)
+        & (np.abs((ry + rh)[None] - (ly + lh)[:, None]) <= 3)
+    )
+    first = flush.argmax(axis=1)
+    return [int(f) if flush[i, f] else None for i, f in enumerate(first)]
 
 
 def _flush(left: Box, right: Box) -> bool:
