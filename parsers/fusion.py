@@ -204,15 +204,8 @@ def _opened(rows: list[Element], parts: list[Element]) -> list[Element]:
     drop-down's items (`menuitem`), each reading its label (its first text, without the
     shortcut key beside it)."""
     openers = [p.box for p in parts if p.kind in ("menu", "combo")]
-    lists: dict[tuple[int, int], list[int]] = {}
-    for index, row in enumerate(rows):
-        key = next(
-            (k for k in lists if abs(k[0] - row.box.x) <= 4 and abs(k[1] - row.box.right) <= 4),
-            (row.box.x, row.box.right),
-        )
-        lists.setdefault(key, []).append(index)
     opened = list(rows)
-    for members in lists.values():
+    for members in lists_of(rows):
         top = min(members, key=lambda i: rows[i].box.y)
         first = rows[top].box
         if not any(_hangs_from(first, opener) for opener in openers):
@@ -225,6 +218,18 @@ def _opened(rows: list[Element], parts: list[Element]) -> list[Element]:
             )
             opened[i] = replace(row, kind="menuitem", text=cells[0].text if cells else row.text)
     return opened
+
+
+def lists_of(rows: list[Element]) -> list[list[int]]:
+    """The rows grouped into lists (indices): rows of one list start and end at one x."""
+    lists: dict[tuple[int, int], list[int]] = {}
+    for index, row in enumerate(rows):
+        key = next(
+            (k for k in lists if abs(k[0] - row.box.x) <= 4 and abs(k[1] - row.box.right) <= 4),
+            (row.box.x, row.box.right),
+        )
+        lists.setdefault(key, []).append(index)
+    return list(lists.values())
 
 
 def _hangs_from(first: Box, opener: Box) -> bool:

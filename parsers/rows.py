@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from clickwright.parsers.fusion import TextBox, as_bars, hosts_of
+from clickwright.parsers.fusion import TextBox, as_bars, hosts_of, lists_of
 from clickwright.parsers.menus import menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import Box, Element
@@ -403,15 +403,8 @@ def _same_band(a: Box, b: Box) -> bool:
 
 def _mark_selected(pixels: np.ndarray, rows: list[Element]) -> list[Element]:
     """Rows whose background stands out from that of most rows of their list are selected."""
-    lists: dict[tuple[int, int], list[int]] = {}
-    for index, row in enumerate(rows):
-        key = next(
-            (k for k in lists if abs(k[0] - row.box.x) <= 4 and abs(k[1] - row.box.right) <= 4),
-            (row.box.x, row.box.right),
-        )
-        lists.setdefault(key, []).append(index)
     marked = list(rows)
-    for members in lists.values():
+    for members in lists_of(rows):
         if len(members) < 2:
             continue
         colours = [commonest_colour(_crop(pixels, rows[i].box)) for i in members]

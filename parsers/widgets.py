@@ -867,15 +867,8 @@ def _tag_headers(widgets: list[Widget]) -> list[Widget]:
     controls = [i for i, w in enumerate(widgets) if w.kind in _CONTROLS]
     if not controls:
         return widgets
-    x, y, w, h = np.array([widgets[i].box for i in controls], np.int64).T
-    right, bottom = x + w, y + h
-    beside = (
-        (np.abs(y[:, None] - y[None]) <= 2)
-        & (np.abs(bottom[:, None] - bottom[None]) <= 2)
-        & ((np.abs(right[:, None] - x[None]) <= 2) | (np.abs(right[None] - x[:, None]) <= 2))
-        & (h[:, None] <= CONTROL_HEIGHTS[1] // 2)
-    )
-    np.fill_diagonal(beside, False)
+    boxes = np.array([widgets[i].box for i in controls], np.int64)
+    beside = _sharing(boxes, across=True) & (boxes[:, 3] <= CONTROL_HEIGHTS[1] // 2)[:, None]
     headers: set[int] = set()
     for group in _groups(beside):
         row = sorted((widgets[controls[i]] for i in group), key=lambda v: v.box.x)
@@ -888,6 +881,22 @@ def _tag_headers(widgets: list[Widget]) -> list[Widget]:
         Widget(w.box, "button", w.score, w.state, w.name) if i in headers else w
         for i, w in enumerate(widgets)
     ]
+
+
+def _sharing(boxes: np.ndarray, across: bool) -> np.ndarray:
+    """An n x n array: whether two boxes share a border, side by side with tops and bottoms
+    level (`across`), else one on the other with left and right sides level."""
+    x, y, w, h = boxes.T
+    if not across:  # the same test with the axes swapped
+        x, y, w, h = y, x, h, w
+    right, bottom = x + w, y + h
+    sharing = (
+        (np.abs(y[:, None] - y[None]) <= 2)
+        & (np.abs(bottom[:, None] - bottom[None]) <= 2)
+        & ((np.abs(right[:, None] - x[None]) <= 2) | (np.abs(right[None] - x[:, None]) <= 2))
+    )
+    np.fill_diagonal(sharing, False)
+    return sharing
 
 
 def _groups(linked: np.ndarray) -> list[list[int]]:
@@ -919,13 +928,6 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
     controls = [i for i, w in enumerate(widgets) if w.kind in ("button", "input")]
     if not controls:
         return widgets
-    x, y, w, h = np.array([widgets[i].box for i in controls], np.int64).T
-    right, bottom = x + w, y + h
-    stacked = (
-        (np.abs(x[:, None] - x[None]) <= 2)
-        & (np.abs(right[:, None] - right[None]) <= 2)
-        & ((np.abs(bottom[:, None] - y[None]) <= 2) | (np.abs(bottom[None] - y[:, None]) <= 2))
-    )
-    np.fill_diagonal(stacked, False)
+    stacked = _sharing(np.array([widgets[i].box for i in controls], np.int64), across=False)
     cells = {controls[i] for group in _groups(stacked) if len(group) >= 3 for i in group}
     return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]
