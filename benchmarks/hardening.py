@@ -127,11 +127,14 @@ class Tally:
         self.name, self.tried, self.tracebacks, self.early = name, 0, 0, 0
         self.invalid: list[str] = []
         self.problems: Counter[str] = Counter()
+        self.kinds: Counter[str] = Counter()
+        self.outcomes: Counter[str] = Counter()
 
     def add(
         self, what: str, err: str, code: int | None, runs: Path | None, allowed=(0, 1, 2)
     ) -> None:
         self.tried += 1
+        self.kinds[what] += 1
         if "Traceback" in err or "internal error" in err:
             self.tracebacks += 1
             self.problems[f"{what}: traceback {err.strip().splitlines()[-1][:120]}"] += 1
@@ -145,6 +148,7 @@ class Tally:
         if runs is not None and runs.is_dir():
             for run_dir in runs.iterdir():
                 run = read_run(run_dir)
+                self.outcomes[run.outcome if run else "no run.json"] += 1
                 if (
                     run is not None
                     and not (run_dir / "report.html").exists()
@@ -158,6 +162,8 @@ class Tally:
             f"{len(self.invalid)} lost or invalid run logs; {self.early} ended by the signal "
             "itself before clickwright had started (no run begun)"
         )
+        print(f"  injected: {dict(self.kinds)}")
+        print(f"  run logs' outcomes: {dict(self.outcomes)}")
         for problem, times in self.problems.most_common():
             print(f"  {times} x {problem}")
         for problem in self.invalid[:20]:
@@ -270,13 +276,15 @@ def faults(work: Path, rounds: int, rng: random.Random) -> None:
         process = run(runs, ignore_sigint=ignored)
         time.sleep(rng.uniform(0.2, 14))
         process.send_signal(signum)
+        what = signal.Signals(signum).name + (" (inherited ignored)" if ignored else "")
         if rng.random() < 0.4:
             time.sleep(rng.uniform(0, 1.5))
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(rng.choice([signal.SIGINT, signal.SIGTERM, signal.SIGHUP]))
+            what += " then a second"
         out, err = process.communicate(timeout=240)
         tally.add(
-            f"{signal.Signals(signum).name}{' (inherited ignored)' if ignored else ''}",
+            what,
             err,
             process.returncode,
             runs,

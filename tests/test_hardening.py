@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import contextlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -143,6 +144,41 @@ def test_a_read_only_runs_dir_is_one_line(tmp_path):
     with tmpfs(tmp_path / "ro", read_only=True) as ro:
         with pytest.raises(StorageError, match="Read-only file system"):
             RunLog(ro, "click Save")
+
+
+@contextmanager
+def immutable(path: Path):
+    """A folder nobody may write in, root included (`chattr +i`)."""
+    path.mkdir()
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
+        pytest.skip("cannot make a folder immutable here")
+    try:
+        yield path
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_an_immutable_runs_dir_is_one_line(tmp_path):
+    with immutable(tmp_path / "frozen") as frozen:
+        with pytest.raises(StorageError, match="cannot write run logs in .*frozen"):
+            RunLog(frozen, "click Save")
+
+
+@pytest.mark.parametrize("where", ["/dev/null", "file", "immutable"])
+def test_a_demos_dir_that_cannot_hold_demonstrations_is_one_line(tmp_path, where):
+    (tmp_path / "file").write_text("")
+    run = RunLog(tmp_path / "runs", "click Save")
+    run.finish("done", "ok")
+    with contextlib.ExitStack() as stack:
+        demos = {
+            "/dev/null": Path("/dev/null"),
+            "file": tmp_path / "file",
+            "immutable": stack.enter_context(immutable(tmp_path / "frozen")),
+        }[where]
+        saving, recording = ["demos", "save-run", str(run.dir), "x"], ["record", "x"]
+        for command in (saving, [*recording, "--display", ":987"]):
+            said = run_cli(*command, "--demos-dir", str(demos))
+            assert said.returncode == 2 and "cannot write demonstrations" in one_line(said)
 
 
 def test_a_full_disk_ends_the_run_honestly(tmp_path):
