@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from clickwright.agent.clauses import MASK, QUOTED, Step, mask
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
+from clickwright.errors import ActionError
+from clickwright.types import normalize_key
 
 __all__ = [
     "Token",
@@ -307,6 +309,8 @@ def _build(
                          text=button)]  # fmt: skip
         case "save":
             keys = slot("keys")
+            if keys and not all(_is_key(k) for k in _key_list(keys)):
+                return None  # "save with OK": no keys
             name, folder = slot("name") or None, _strip_folder(slot("folder")) or None
             return [Step("save", clause, text=name, destination=folder,
                          keys=tuple(_key_list(keys)) if keys else ())]  # fmt: skip
@@ -416,6 +420,14 @@ def _strip_folder(folder: str) -> str:
     if len(words) > 1 and words[-1].lower() in ("folder", "directory", "dir"):
         words.pop()
     return " ".join(words)
+
+
+def _is_key(name: str) -> bool:
+    try:
+        normalize_key(name)
+    except ActionError:
+        return False
+    return True
 
 
 def _key_list(text: str) -> list[str]:
