@@ -31,7 +31,6 @@ CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
 LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ")  # what OCR reads a check box or radio glyph as
-WORD_SIGNS = frozenset("@#&%$€£")  # signs that start words, never a toggle's reading
 LEADING_ICON = 18  # px: a named icon this large at the start of a text is no letter of it
 ICON_SLACK = 3  # px
 LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a tool button
@@ -64,7 +63,8 @@ def fuse(
     selects the row, not the check box), named after its label, which stays a text of its own.
     """
     rows = [r for r in rows or [] if not _in_cell(r, widgets)]
-    texts = _split_at_widgets(texts, [w for w in widgets if w.kind in TOGGLES + FIELDS])
+    splitting = [w for w in widgets if w.kind in TOGGLES + FIELDS + ("button",)]
+    texts = _split_at_widgets(texts, splitting)
     menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
     widgets = [_as_icon_button(w, texts) for w in widgets]
     texts = [_after_leading_icon(t, widgets) for t in texts]
@@ -747,8 +747,7 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
     letter or digit, is that letter or symbol.
 
     One at the very start of a text box is kept: OCR often reads a toggle and its label as one
-    line ("☑ Large"), or the toggle alone as a look-alike ("O", "口"); unless OCR read a sign
-    of words there (the "@" of "@ana", a round letter's look-alike).
+    line ("☑ Large"), or the toggle alone as a look-alike ("O", "口").
     """
     if widget.kind not in TOGGLES:
         return False
@@ -757,10 +756,8 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
         if text.box.intersection(box) < 0.6 * box.area:
             continue
         letter = text.text.strip()
-        if (
-            box.x - text.box.x > box.w
-            or (len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES)
-            or letter[:1] in WORD_SIGNS
+        if box.x - text.box.x > box.w or (
+            len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES
         ):
             return True
     return False
@@ -768,9 +765,9 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
 
 def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextBox]:
     """Cut a line OCR read across check boxes or radios ("Indent with ( ) Spaces ( ) Tabs"), or
-    into a field ("Country [Canada v]"), where each falls on a space between its words: every
-    toggle keeps the label on its right, a field its value, and the caption before it stays a
-    text of its own."""
+    into a field or button ("Country [Canada v]"), where each falls on a space between its
+    words: every toggle keeps the label on its right, a field its value, a button its label,
+    and the caption before it stays a text of its own."""
     result = []
     for text in texts:
         pieces = [text]
@@ -779,12 +776,16 @@ def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextB
             box = widget.box
             if widget.kind in TOGGLES:
                 apart = last.box.intersection(box) < 0.6 * box.area or box.x - last.box.x <= box.w
-            else:  # a field whose left edge the line crosses, on its row
+            else:  # a field or button whose left edge the line crosses, on its row
                 row = box.y <= last.box.center[1] < box.bottom
                 apart = not (row and last.box.x + 4 < box.x < last.box.right - 4)
             if apart:
                 continue
-            cut = _space_at(last, box.x)
+            # a toggle at the line's start (OCR read none of it) is no part of its words
+            lead = [t.box.right for t in widgets if t.kind in TOGGLES and _leads(t.box, last.box)]
+            start = max(lead, default=last.box.x - 2) + 2
+            words = TextBox(Box(start, 0, last.box.right - start, 1), last.text, last.score)
+            cut = _space_at(words, box.x)
             if cut is None:
                 continue
             before = Box(last.box.x, last.box.y, box.x - 2 - last.box.x, last.box.h)
@@ -795,6 +796,11 @@ def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextB
             ]
         result.extend(p for p in pieces if p.text and p.box.w > 0)
     return result
+
+
+def _leads(toggle: Box, text: Box) -> bool:
+    """The toggle stands at the very start of the text's box."""
+    return text.x - 2 <= toggle.x <= text.x + 4 and toggle.intersection(text) > 0
 
 
 def _space_at(text: TextBox, x: int) -> int | None:
@@ -884,7 +890,7 @@ def _strip_glyph(label: TextBox, toggle: Box) -> str:
         return text
     char_width = label.box.w / len(text)
     stripped = text.lstrip()
-    while stripped and unicodedata.category(stripped[0])[0] in "SPZC":  # ☑ ✓ • ( ...
+    while stripped and _glyph_sign(stripped[0]):  # ☑ ✓ • ( ...
         stripped = stripped[1:].lstrip()
     rest = text[1:]
     if (
@@ -896,6 +902,12 @@ def _strip_glyph(label: TextBox, toggle: Box) -> str:
     ):
         stripped = rest.lstrip()  # "O Free", "口Subscribe", "厂 Express"; "Offers" keeps its O
     return stripped or text
+
+
+def _glyph_sign(character: str) -> bool:
+    """A symbol OCR may make of a toggle's glyph; not one that starts a word ("$25", "@ana")."""
+    category = unicodedata.category(character)
+    return category[0] in "SPZC" and category != "Sc" and character not in "@#%&"
 
 
 def _name_fields(fields: list[tuple[int, Widget]], texts: list[TextBox]) -> dict[int, str]:

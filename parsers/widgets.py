@@ -223,7 +223,7 @@ class _Region:
         if self._ends_with_arrow(columns):
             return Widget(box, "combo", 0.75)
         left, right = int(columns[0]), self.w - 1 - int(columns[-1])
-        if left >= 0.08 * self.w and abs(left - right) <= max(4, 0.12 * self.w):
+        if left >= max(3, 0.05 * self.w) and abs(left - right) <= max(4, 0.12 * self.w):
             return Widget(box, "button", 0.85 if shaded else 0.7)
         if shaded:
             return Widget(box, "button", 0.5)
