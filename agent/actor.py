@@ -10,6 +10,7 @@ words replaced in an editor) chain actions, each checked on the screen after it.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -599,8 +600,30 @@ class OfflineActor:
         ways = {"section": self._open_nodes, "tab": self._open_tabs, "list": self._scroll_down}
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
-        order = [ways[where]] if where in ways else list(ways.values())
+        order = [ways[where]] if where in ways else [*ways.values(), self._open_menus]
         return any(way(step, description, shown) for way in order)
+
+    def _open_menus(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Each menu of the menu bar, left to right, until one lists the target ("open the Find
+        and Replace dialog": Search > Find and Replace); that entry is then chosen."""
+        wanted = re.sub(
+            r"\s+(?:dialog|dialogue|window|panel|pane|box)$", "", description, flags=re.I
+        )
+        menus = sorted((e for e in self.screen.elements if e.kind == "menu"),
+                       key=lambda e: (e.box.y, e.box.x))[:MAX_REVEALS]  # fmt: skip
+        top = menus[0].box.center[1] if menus else 0
+        bar = [m for m in menus if abs(m.box.center[1] - top) < m.box.h]
+        for menu in bar:
+            closed = self.screen
+            self.click_element(
+                step, menu, f"{description!r} is not on screen: the {menu.text} menu"
+            )
+            entry = self._best(wanted, "menuitem", new_since=closed)
+            if entry is not None and text_similarity(wanted, entry.element.text) >= 90:
+                self.click_element(step, entry.element, f"{wanted!r} in the {menu.text} menu")
+                return True
+            self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, f"not in the {menu.text} menu")
+        return False
 
     def _open_nodes(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Collapsed tree nodes (a "+" or "▸" beside a row), top first, until the target shows;

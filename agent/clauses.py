@@ -169,6 +169,8 @@ def clauses(task: str) -> list[str]:
         before = masked[cuts[-1].end() if cuts else 0 : s.start()]
         if not strong and _pair_opened(before):
             continue  # "X on the first line and Y on the second"
+        if not strong and _in_a_name(before, rest):
+            continue  # "open the Find and Replace dialog"
         if s["stop"] == ":" and not STARTS_STEP.match(LEADING.sub("", before, count=1)):
             remarks.add(len(cuts))  # "the meeting moved: replace 10am with 11am" says why
         cuts.append(s)
@@ -180,6 +182,22 @@ def clauses(task: str) -> list[str]:
         if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
     return _with_scopes(pieces)
+
+
+def _in_a_name(before: str, rest: str) -> bool:
+    """Whether "and" joins two capitalised words inside a name ("Find and Replace", "Save and
+    Close"), not two steps (which go on in lower case: "…dialog and replace all cat")."""
+    last = re.search(r"(\S+)\s*$", before)
+    first = re.match(r"\s*(\S+)", rest)
+    words = before.split()
+    return (
+        last is not None
+        and first is not None
+        and len(words) > 1
+        and last[1][:1].isupper()
+        and first[1][:1].isupper()
+        and not first[1].isupper()  # "OK" after "and" is a button to press, not a name part
+    )
 
 
 def _pair_opened(before: str) -> bool:

@@ -130,15 +130,29 @@ def _cased(new: str, old: str) -> str:
     return new
 
 
-def replaced(old: str | re.Pattern[str], new: str, every: bool) -> Edit:
+def replaced(old: str | re.Pattern[str], new: str, every: bool, line: int | None = None) -> Edit:
+    """`old` (words, or a value's pattern) by `new`: the first or `every` one, in the whole
+    text or in its `line`-th line (-1: the last)."""
     pattern = _words(old) if isinstance(old, str) else old
 
     def edit(text: str) -> str | None:
-        if not pattern.search(text):
+        start, end = 0, len(text)
+        if line is not None:
+            starts = _line_starts(text)
+            if not -len(starts) <= (line - 1 if line > 0 else line) < len(starts):
+                return None
+            start, end = _line_span(text, starts[line - 1 if line > 0 else line])
+        part = text[start:end]
+        if not pattern.search(part):
             return None
-        return pattern.sub(lambda m: _cased(new, m[0]), text, count=0 if every else 1)
+        changed = pattern.sub(lambda m: _cased(new, m[0]), part, count=0 if every else 1)
+        return text[:start] + changed + text[end:]
 
     return edit
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text.rstrip("\n")))]
 
 
 def _line_span(text: str, at: int) -> tuple[int, int]:
@@ -153,7 +167,7 @@ def line_deleted(words: str = "", nth: int | None = None) -> Edit:
 
     def edit(text: str) -> str | None:
         if nth is not None:
-            starts = [0, *(m.end() for m in re.finditer("\n", text.rstrip("\n")))]
+            starts = _line_starts(text)
             if not -len(starts) <= (nth - 1 if nth > 0 else nth) < len(starts):
                 return None
             at = starts[nth - 1 if nth > 0 else nth]
@@ -322,7 +336,7 @@ def change_text(actor: OfflineActor, step: Step) -> None:
     new = step.text or ""
     old = step.old or lexicon().values.get(step.where or "")
     what = f"'{step.old}'" if step.old else f"{step.where}"
-    if old and rewrite(actor, step, replaced(old, new, step.every), what):
+    if old and rewrite(actor, step, replaced(old, new, step.every, step.nth), what):
         return
     done = 0
     for _ in range(MAX_REPLACEMENTS if step.every else 1):

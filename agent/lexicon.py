@@ -107,6 +107,8 @@ class Lexicon:
         self.conjunctions = frozenset(data["conjunctions"])
         self.pairs = _phrases(data["pairs"])
         self.all_text = frozenset(data["all_text"])
+        self.key_phrases = {k: tuple(v) for k, v in data["key_phrases"].items()}
+        self.means = _phrases(data["means"])
         self.pronouns = _phrases(data["pronouns"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])

@@ -110,6 +110,11 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
     toks = tokens(clause)
     start = _skip_fillers(toks)
     words = [t.word for t in toks]
+    lex = lexicon()
+    if (keys := lex.key_phrases.get(" ".join(words[start:]))) is not None:
+        return [Step("press", clause, keys=keys)]  # "select all", "undo that"
+    if (purpose := _purpose(clause, toks, start)) is not None:
+        return parse(purpose, loose, after)  # "use Search > Replace to change red to green"
     for candidate in sorted(_candidates(words, start), key=_Candidate.rank):
         literals = candidate.frame.literals if candidate.frame else 0
         if candidate.action in CLASSIC and not literals and not loose:
@@ -119,6 +124,18 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
     if start < len(words) and start + _lone_verb(words, start) == len(words):
         verb = clause[toks[start].start :]
         return [Step("label", clause, text=verb)]  # "…, and book": the button that books
+    return None
+
+
+def _purpose(clause: str, toks: Sequence[Token], start: int) -> str | None:
+    """What "use <tool> to <step>" asks for: the step, when its words read as one."""
+    lex = lexicon()
+    words = [t.word for t in toks]
+    if not lex.longest(lex.means, words, start):
+        return None
+    for i in range(start + 1, len(toks) - 1):
+        if toks[i].word == "to" and starts_with_verb(clause[toks[i + 1].start :]):
+            return clause[toks[i + 1].start :]
     return None
 
 
@@ -262,7 +279,12 @@ def _build(
             what, old = slot("what") or None, slot("old") or None
             if what and is_pronoun(what) and after is not None and after.target:
                 what = after.target
-            return [Step("change", clause, target=what, old=old, text=new, every=every)]
+            nth = lex.ordinal(slot("nth")) if "nth" in c.slots else None
+            if "nth" in c.slots and nth is None:
+                nth = int(slot("nth")) if slot("nth").isdigit() else None
+                if nth is None:
+                    return None
+            return [Step("change", clause, target=what, old=old, text=new, every=every, nth=nth)]
         case "set" | "choose":
             what, value = slot("what"), slot("value")
             if not value:

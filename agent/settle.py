@@ -556,13 +556,14 @@ def _delete(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
     if len(words) == 2 and words[0] == "line" and words[1].isdigit():
         return Settled([replace(step, target=None, where="line", nth=int(words[1]))])
-    for unit in ("line", "word", "words", "phrase", "sentence"):
+    for unit in ("line", "lines", "word", "words", "phrase", "sentence"):
         if words[0] == unit and len(words) > 1:
             kept = target.split(None, 1)[1]
             kept = re.sub(r"\s+(?:from|in|on)\s+the\s+\w+$", "", kept)
             kept = re.sub(_SAYING, "", kept, flags=re.I)  # "the line that says pears"
-            where = "line" if unit == "line" else "word"
-            return Settled([replace(step, target=kept.strip(" '\""), where=where)])
+            where = "line" if unit.startswith("line") else "word"
+            items = _parts(kept) if unit in ("lines", "words") else [kept]  # "lines a and b"
+            return Settled([replace(step, target=i.strip(" '\""), where=where) for i in items])
     return Settled([replace(step, where="word")])
 
 
