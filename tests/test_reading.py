@@ -100,6 +100,32 @@ CASES = [
     ("multiply 7 by 6, then add 8", [S("compute", text="7 * 6 ="), S("compute", text="+ 8 =")]),
     ("press 9, then *, then =", [S("press", keys=("9",)), S("press", keys=("*",)),
                                  S("press", keys=("=",))]),
+    ("calculate 15% of 200", [S("compute", text="200 * 0.15 =")]),
+    # what people say they want, and clauses with no verb
+    ("I'd like the medium one", [S("click", "medium one", soft=True)]),
+    ("Name Kim, age 41", [S("form", "Name Kim, age 41", text="", soft=True)]),
+    ("use Ana as first name and Lima as surname",
+     [S("type", "first name", kind="input", text="Ana"),
+      S("type", "surname", kind="input", text="Lima")]),
+    ("yes, delete them", [S("delete", "them")]),
+    ("remind me later", [S("intent", text="decline")]),
+    ("check out", [S("intent", text="checkout")]),
+    # finding what is not shown yet
+    ("scroll down until you see Terms", [S("find", "Terms", where="list")]),
+    ("look in each tab for the API key", [S("find", "API key", where="tab")]),
+    ("click Next until you reach the summary",
+     [S("find", "summary", where="button", text="Next")]),
+    # editors
+    ("put cherry on a new line at the top", [S("insert", text="cherry", where="start line")]),
+    ("Add the line 'Total: 42' at the end", [S("insert", text="Total: 42", where="end line")]),
+    ("change Monday to Tuesday in the first line",
+     [S("change", old="Monday", text="Tuesday", nth=1)]),
+    ("Replace the word 'teh' with 'the' everywhere",
+     [S("change", old="teh", text="the", every=True)]),
+    ("Use Search > Find and Replace to change red to green everywhere",
+     [S("change", old="red", text="green", every=True)]),
+    ("select all the text", [S("press", keys=("ctrl", "a"))]),
+    ("undo that", [S("press", keys=("ctrl", "z"))]),
 ]  # fmt: skip
 
 
@@ -126,6 +152,19 @@ def test_words_the_grammar_could_only_guess_are_settled_on_the_screen():
         ("Choose June 1 as the date and confirm", ["Choose June 1 as the date", "confirm"]),
         ("Answer the survey: yes, then submit", ["Answer the survey: yes", "submit"]),
         ("Click OK!", ["Click OK"]),
+        (
+            "Open the Find and Replace dialog and replace all cat with dog",
+            ["Open the Find and Replace dialog", "replace all cat with dog"],
+        ),
+        (
+            "Write A on the first line and B on the second",
+            ["Write A on the first line and B on the second"],
+        ),
+        ("the meeting moved to 11am: replace 10am with 11am", ["replace 10am with 11am"]),
+        (
+            "enter ann@site.org as the email and don't subscribe",
+            ["enter ann@site.org as the email", "don't subscribe"],
+        ),
     ],
 )
 def test_clauses_are_cut_where_a_new_action_starts(task, pieces):
