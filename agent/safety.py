@@ -50,6 +50,9 @@ _RISKY = re.compile(
 )
 _NEGATED = re.compile(r"\b(?:don'?t|do not|never|not|no)\W*$", re.I)
 """Before a risky word, what makes the button the safe answer ("Don't send", "No, delete")."""
+_ON_THE_WAY = re.compile(r"(?:continue|proceed|go|next|back|return)\b.*\bto\b", re.I)
+"""A button that only moves on towards the risky step ("Continue to payment", "Proceed to
+checkout"): the step itself is a later button ("Pay now", "Place order")."""
 _RISKY_KEYS = {("delete",): "deletes the selection", ("delete", "shift"): "deletes for good"}
 _CLICKS = ("click", "double_click", "triple_click", "middle_click", "long_press")
 
@@ -75,7 +78,10 @@ def risk_of(action: Action, element: Element | None) -> Risk | None:
         return Risk(action, f"types into the secret field '{label}'", label)
     if action.type in _CLICKS and label:
         match = _RISKY.search(label)
-        if match and not _is_option(element) and not _NEGATED.search(label[: match.start()]):
+        safe = (
+            _NEGATED.search(label[: match.start()]) or _ON_THE_WAY.match(label) if match else True
+        )
+        if match and not _is_option(element) and not safe:
             return Risk(action, f"'{label}' {_RISKY_WORDS[match[1].lower()]}", label)
     if action.type == "hotkey":
         keys = tuple(sorted(action.keys))

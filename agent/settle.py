@@ -675,6 +675,9 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     row = row_words(target)
     if row != target and _shown(screen, row):
         return Settled([replace(step, target=row, soft=False)], f"the row that shows '{row}'")
+    head = re.split(r"\s+(?:on|for|in|from|to|at|with|into|onto)\s+", target, maxsplit=1)[0]
+    if head != target and _shown(screen, head):  # "peppers on my pizza": what goes where
+        return Settled([replace(step, target=head, soft=False)], f"'{head}' is shown")
     part = _shown_part(screen, target)
     if part and not toggles:
         return Settled([replace(step, target=part, soft=False)], f"'{part}' is shown")

@@ -38,7 +38,11 @@ def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
     assert Consent(task).covers(risk) is consented
 
 
-@pytest.mark.parametrize("label", ["Don't send", "Do not delete", "No, don't submit", "Never pay"])
+@pytest.mark.parametrize(
+    "label",
+    ["Don't send", "Do not delete", "No, don't submit", "Never pay", "Continue to payment",
+     "Proceed to checkout"],
+)  # fmt: skip
 def test_a_button_that_declines_the_risky_thing_is_not_risky(label):
     assert risk_of(CLICK, Element(1, Box(0, 0, 80, 20), "button", label, interactive=True)) is None
 
