@@ -184,6 +184,9 @@ def _fill(words: str, screen: Screen) -> list[Step]:
     for segment in segments:
         found = _field_in(segment, known, used)
         negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
+        if found is None and (measured := _measured(segment)) is not None:
+            steps.append(Step("set", words, target=measured[0], text=measured[1]))
+            continue  # "100 wide" with no Width shown: looked for where it may be
         if found is None:
             value = _value_words(segment.text)
             if not value:
@@ -277,6 +280,16 @@ def _field_in(
     return field, before, after
 
 
+def _measured(segment: _Segment) -> tuple[str, str] | None:
+    """ "new windows 100 wide": the field a measure word names and the number before it."""
+    lex = lexicon()
+    toks = segment.words
+    for i in range(1, len(toks)):
+        if toks[i].word in lex.measures and lex.number(toks[i - 1].word) is not None:
+            return lex.measures[toks[i].word].capitalize(), toks[i - 1].text
+    return None
+
+
 def _value_words(text: str) -> str:
     """A value without the words around it that only join it ("the", "no", "is")."""
     lex = lexicon()
@@ -324,7 +337,9 @@ def _field_for_value(
     if _looks_like_name(value) and (names := _names(value, free)):
         return names
     choices = {f.element.id: f for f in free if f.element.kind in ("combo", "button")}
-    return [(*choices.values(), value)] if len(choices) == 1 else []
+    if len(choices) != 1 or len(value.split()) > 2:
+        return []  # the one choice box takes a short value, not a phrase ("new windows …")
+    return [(*choices.values(), value)]
 
 
 def _labelled(free: Sequence[Field], words: Sequence[str]) -> list[Field]:
