@@ -72,6 +72,10 @@ TOGGLES = ("checkbox", "radio", "toggle")
 EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
 """What OCR reads on a collapsed tree node's button."""
 MAX_REVEALS = 8
+SHOWN_WELL = 85.0
+"""How well a text must read as the target for a search to stop there."""
+SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
+"""Steps whose target, when it is nowhere else, may be an option in the program's settings."""
 MAX_SCROLLS = 6
 """Scrolls down a page or list in search of a target before giving up."""
 
@@ -594,14 +598,25 @@ class OfflineActor:
         def shown() -> bool:
             screen = self.screen
             if description:
-                return bool(self._candidates(screen, description, kind, nth))
+                found = self._candidates(screen, description, kind, nth)
+                return bool(found) and (
+                    not found[0].element.text
+                    or text_similarity(description, found[0].element.text) >= SHOWN_WELL
+                )  # a word that only looks like it ('|cursor' for 'Cursor blink') is not it
             return shows_words(screen, description) is not None
 
         ways = {"section": self._open_nodes, "tab": self._open_tabs, "list": self._scroll_down}
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
         order = [ways[where]] if where in ways else [*ways.values(), self._open_menus]
+        if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
+            order.append(self._in_the_settings)  # an option named by its label, not its place
         return any(way(step, description, shown) for way in order)
+
+    def _in_the_settings(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Open the program's settings and look through their tabs."""
+        self._open_settings(step)
+        return _in_settings(self.screen) and (shown() or self._open_tabs(step, description, shown))
 
     def _open_menus(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Each menu of the menu bar, left to right, until one lists the target ("open the Find
@@ -609,10 +624,12 @@ class OfflineActor:
         wanted = re.sub(
             r"\s+(?:dialog|dialogue|window|panel|pane|box)$", "", description, flags=re.I
         )
-        menus = sorted((e for e in self.screen.elements if e.kind == "menu"),
-                       key=lambda e: (e.box.y, e.box.x))[:MAX_REVEALS]  # fmt: skip
-        top = menus[0].box.center[1] if menus else 0
-        bar = [m for m in menus if abs(m.box.center[1] - top) < m.box.h]
+        menus = [e for e in self.screen.elements if e.kind == "menu" and len(e.text) < 30]
+        rows = [[m for m in menus if abs(m.box.center[1] - n.box.center[1]) < n.box.h / 2]
+                for n in menus]  # fmt: skip
+        bar = sorted(max(rows, key=len, default=[]), key=lambda e: e.box.x)[:MAX_REVEALS]
+        if len(bar) < 2:
+            return False  # no menu bar: one "menu" alone is a title or a heading
         for menu in bar:
             closed = self.screen
             self.click_element(
