@@ -825,7 +825,7 @@ def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
 
 def hosts_of(boxes: list[Box], holders: list[Box]) -> list[int | None]:
     """For each box, the index of the smallest holder that holds its centre and most of it
-    (`_host` for many boxes at once: a dense table has hundreds of each)."""
+    (a dense table has hundreds of each)."""
     if not boxes or not holders:
         return [None] * len(boxes)
     held = holding(boxes, holders)
@@ -847,17 +847,6 @@ def holding(boxes: list[Box], holders: list[Box]) -> np.ndarray:
     down = np.minimum((by + bh)[:, None], hy + hh) - np.maximum(by[:, None], hy)
     inter = np.clip(across, 0, None) * np.clip(down, 0, None)
     return centred & (inter >= 0.5 * (np.clip(bw, 0, None) * np.clip(bh, 0, None))[:, None])
-
-
-def _host(box: Box, widgets: list[Widget]) -> int | None:
-    """Index of the smallest widget that holds most of `box`, if any."""
-    cx, cy = box.center
-    holders = [
-        (w.box.area, i)
-        for i, w in enumerate(widgets)
-        if w.box.contains_point(cx, cy) and box.intersection(w.box) >= 0.5 * box.area
-    ]
-    return min(holders)[1] if holders else None
 
 
 def _pair_toggles(
