@@ -210,3 +210,66 @@ def test_a_secret_the_task_gives_is_typed_without_asking_and_never_logged(world)
     run_dir = Path(got.said["run_dir"])
     logged = (run_dir / "steps.jsonl").read_text() + (run_dir / "report.html").read_text()
     assert "Tr0ub4dor" not in logged
+
+
+def test_an_editors_text_is_changed_exactly_and_read_back(world):
+    files = {"colors.txt": "red car\nred door\nblue sky\nthe end\n"}
+    got = run(
+        world,
+        "mousepad colors.txt",
+        "Use Search > Find and Replace to change red to green everywhere, remove the second "
+        "line, put Colours on a new line at the top and save",
+        files,
+    )
+    saved = (world.home / "colors.txt").read_text().rstrip("\n")
+    assert saved == "Colours\ngreen car\nblue sky\nthe end", got.said
+    run_dir = Path(got.said["run_dir"])
+    actions = [json.loads(line)["action"] for line in (run_dir / "steps.jsonl").open()]
+    assert any(a and a.get("paste") for a in actions)  # one exact paste, no OCR guessing
+
+
+def test_a_clause_with_no_verb_fills_the_fields_it_names(world):
+    got = run(
+        world,
+        'zenity --forms --title "Join" --text "Member" --add-entry "Name" --add-entry "Age" '
+        '--add-entry "City"',
+        "Name Kim, age 41, city Oslo, then OK",
+    )
+    assert got.stdout.strip() == "Kim|41|Oslo", got.said
+
+
+def test_what_a_person_says_they_want_is_chosen(world):
+    got = run(
+        world,
+        'zenity --list --radiolist --title "Coffee" --width 360 --height 300 --column Pick '
+        "--column Size FALSE Small FALSE Medium FALSE Large",
+        "I'd like the medium one, OK",
+    )
+    assert got.stdout.strip() == "Medium", got.said
+
+
+def test_a_row_is_the_one_that_shows_every_word_given(world):
+    got = run(
+        world,
+        'zenity --list --title "Staff" --width 420 --height 320 --column Name --column Team '
+        "--column City Ann Sales Oslo Bo IT Bergen Cy Sales Bergen",
+        "pick the sales person in Bergen and hit OK",
+    )
+    assert got.stdout.strip() == "Cy", got.said
+
+
+def test_a_risky_button_the_task_names_by_its_verb_and_a_safe_no_need_no_approval(world):
+    got = run(
+        world,
+        'zenity --question --title "Transfer" --text "Send 50 to 9988-7766?" '
+        '--ok-label "Send money" --cancel-label "Cancel"',
+        "send the 50",
+    )
+    assert got.exit_code == 0 and got.said["outcome"] == "done", got.said
+    got = run(
+        world,
+        'yad --title "Report" --text "Send a crash report?" --button "Don\'t send:1" '
+        '--button "Send:0"',
+        "decline sending the report",
+    )
+    assert got.exit_code == 1 and got.said["outcome"] == "done", got.said
