@@ -60,11 +60,23 @@ def stop_signals() -> Iterator[None]:
     signal then would kill the process and change the exit status the command chose."""
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_stop_signal)
+    unraisable, sys.unraisablehook = sys.unraisablehook, _on_unraisable
     try:
         yield
     finally:
         for signum in STOP_SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
+        sys.unraisablehook = unraisable
+
+
+def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """A stop signal that struck inside a finalizer (an object's __del__, a generator being
+    closed) dies there: no traceback for it, and since it interrupted nothing, the next
+    signal interrupts again (the runs it set to stop still stop)."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        _signals.count = max(0, _signals.count - 1)
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 @contextlib.contextmanager

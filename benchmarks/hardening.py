@@ -17,8 +17,8 @@ Sections (each prints its figures; goal 0 tracebacks, 0 lost or invalid run logs
   stdout/stderr searched for it.
 - endpoints: a model endpoint that takes requests and never answers, cannot be connected to,
   refuses, fails or answers garbage, with the default time-outs: exit status and duration.
-- soak: one run of many steps on the sample app: RSS at start and end, report build time and
-  size, run folder size.
+- soak: one run of many steps on the sample app, each with a new screen: RSS at start and end,
+  report build time and size, run folder size.
 """
 
 from __future__ import annotations
@@ -137,7 +137,9 @@ class Tally:
         self.kinds[what] += 1
         if "Traceback" in err or "internal error" in err:
             self.tracebacks += 1
-            self.problems[f"{what}: traceback {err.strip().splitlines()[-1][:120]}"] += 1
+            lines = err.strip().splitlines()
+            where = next((line for line in lines if line.startswith("Exception ignored")), "")
+            self.problems[f"{what}: traceback {where} {lines[-1][:120]}"] += 1
         begun = runs is not None and runs.is_dir() and any(runs.iterdir())
         if code is not None and code < 0 and not begun:
             self.early += 1  # killed by the signal while Python was still starting: nothing begun
@@ -424,8 +426,12 @@ def rss_kb(pid: int) -> int:
 
 
 def soak(work: Path, steps: int) -> None:
+    """`steps` actions on the sample app, each leaving a screen never seen before (a letter
+    more in the Name field), so that no frame is stored or inlined only once for many steps."""
     runs = work / "runs"
-    task = ", ".join(["select Pro", "select Team"] * (steps // 2))
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    presses = [f"press {letters[n % 26]}" for n in range(steps - 1)]
+    task = ", ".join(["type 'x' into Name", *presses])
     started = time.perf_counter()
     process = command(
         "run",

@@ -584,6 +584,37 @@ def test_a_stop_signal_after_the_command_has_ended_changes_nothing():
             signal.signal(signum, handler)
 
 
+def test_a_stop_signal_inside_a_finalizer_prints_nothing_and_the_next_one_interrupts(
+    monkeypatch, capsys
+):
+    """A signal's KeyboardInterrupt raised in an object's __del__ cannot get out of it: Python
+    printed it as a traceback, and the command went on as if no signal had come."""
+    import gc
+    import signal
+
+    from clickwright.app import stop_hotkey as stops
+
+    class Struck:
+        def __del__(self) -> None:
+            stops._on_stop_signal(signal.SIGTERM, None)
+
+    monkeypatch.setattr(stops, "_signals", stops._Signals())
+    kept = {signum: signal.getsignal(signum) for signum in stops.STOP_SIGNALS}
+    stop = threading.Event()
+    stops._signals.stops.append(stop)
+    try:
+        with stops.stop_signals():
+            Struck()
+            gc.collect()
+            assert stop.is_set() and not stops.hurry()
+            with pytest.raises(KeyboardInterrupt):
+                stops._on_stop_signal(signal.SIGTERM, None)
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_a_secret_learned_late_is_masked_in_what_was_written_before(tmp_path):
     log = RunLog(tmp_path, "fill in the form")
     frame = Frame(np.zeros((10, 10, 3), np.uint8))
