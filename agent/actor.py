@@ -72,6 +72,8 @@ TOGGLES = ("checkbox", "radio", "toggle")
 EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
 """What OCR reads on a collapsed tree node's button."""
 MAX_REVEALS = 8
+_CELL_REF = re.compile(r"[A-Z]{1,3}[1-9]\d{0,6}\b")
+"""What a spreadsheet's name box shows: the current cell's reference."""
 SHOWN_WELL = 85.0
 """How well a text must read as the target for a search to stop there."""
 SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
@@ -359,6 +361,9 @@ class OfflineActor:
 
     def _type(self, step: Step) -> None:
         text = step.text or ""
+        if step.kind == "cell":
+            self._cell(step)
+            return
         if step.target is None:
             self.blind(
                 step,
@@ -381,6 +386,23 @@ class OfflineActor:
                 self._on_target(step, "", step.kind or "input", plan, nth=nth)
             return
         self._on_target(step, step.target, step.kind or "input", plan, nth=step.nth)
+
+    def _cell(self, step: Step) -> None:
+        """A spreadsheet cell by its reference: typed into the sheet's name box (the field
+        left of the formula bar that shows the current cell, "A1"), then the value, with Enter
+        after each, as a person who knows the sheet does."""
+        boxes = [e for e in self.screen.elements if e.kind in ("input", "combo", "button", "text")
+                 and _CELL_REF.match(e.text.strip())]  # fmt: skip
+        if not boxes:
+            raise StepFailed(
+                f"could not {step.clause!r}: no box on the screen shows the current cell "
+                "(a spreadsheet's name box, such as 'A1')"
+            )
+        name_box = min(boxes, key=lambda e: (e.box.y, e.box.x))
+        self.type_into(step, replace(name_box, name="cell"), step.target or "")
+        self.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"going to cell {step.target}")
+        self.blind(step, Type(text=step.text or "", enter=True), None, CHANGE,
+                   f"typing {step.text!r} into cell {step.target}")  # fmt: skip
 
     def _press(self, step: Step) -> None:
         self.blind(

@@ -537,6 +537,9 @@ def compute(actor: OfflineActor, step: Step) -> None:
     draws no button for, or the same key again, is typed."""
     buttons = lexicon().calculator_buttons
     tokens = (step.text or "").split()
+    if not any(_button(actor.screen, buttons.get(d, (d,))) for d in "123456789"):
+        _type_expression(actor, step, tokens)
+        return
     keys = (["clear"] if tokens and tokens[0][0].isdigit() else []) + [
         key for token in tokens for key in ([token] if token in buttons else list(token))
     ]
@@ -552,6 +555,19 @@ def compute(actor: OfflineActor, step: Step) -> None:
             actor.blind(step, Type(text=key), None, CHANGE, f"typing {key}")
         else:
             raise StepFailed(f"could not {step.clause!r}: the calculator shows no {key} key")
+
+
+def _type_expression(actor: OfflineActor, step: Step, tokens: list[str]) -> None:
+    """A calculator that shows no keys (Qalculate, a command line) takes the calculation
+    written out in its entry, evaluated with Enter; one that starts with a number replaces
+    what the entry holds."""
+    words = {"sqrt": "sqrt", "=": ""}
+    expression = " ".join(words.get(t, t) for t in tokens).strip()
+    if tokens and tokens[-2:-1] and tokens[-1] == "sqrt":
+        expression = f"sqrt({' '.join(tokens[:-1])})"
+    if tokens and tokens[0][0] in "0123456789(":
+        actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting the entry")
+    actor.blind(step, Type(text=expression, enter=True), None, CHANGE, f"typing {expression}")
 
 
 def _button(screen: Screen, labels: tuple[str, ...]) -> Element | None:

@@ -532,7 +532,7 @@ def interpret(task: str) -> list[Step]:
         raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
     steps: list[Step] = []
     for clause in pieces:
-        steps += _steps(clause, steps[-1] if steps else None)
+        steps += [_in_a_cell(s) for s in _steps(clause, steps[-1] if steps else None)]
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
     steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])]
@@ -546,6 +546,18 @@ def interpret(task: str) -> list[Step]:
         ):
             steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+_CELL = re.compile(r"(?:(?:the\s+)?cell\s+)?([A-Z]{1,3}[1-9]\d{0,6})")
+
+
+def _in_a_cell(step: Step) -> Step:
+    """ "put 7 in cell B3", "set B2 to 5": a spreadsheet cell, named by its reference."""
+    if step.verb not in ("type", "set") or not step.target:
+        return step
+    if (m := _CELL.fullmatch(step.target.strip())) is None:
+        return step
+    return replace(step, target=m[1], kind="cell", soft=False)
 
 
 def _answered_by_next(step: Step, rest: list[Step]) -> bool:

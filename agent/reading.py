@@ -115,6 +115,8 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
         return [Step("press", clause, keys=keys)]  # "select all", "undo that"
     if (purpose := _purpose(clause, toks, start)) is not None:
         return parse(purpose, loose, after)  # "use Search > Replace to change red to green"
+    if not starts_with_verb(clause) and (sum_ := arithmetic(clause, toks, start, "")):
+        return [Step("compute", clause, text=sum_)]  # "square root of 81", "23*19"
     for candidate in sorted(_candidates(words, start), key=_Candidate.rank):
         literals = candidate.frame.literals if candidate.frame else 0
         if candidate.action in CLASSIC and not literals and not loose:
@@ -243,8 +245,10 @@ def _build(
     for name, (a, b) in c.slots.items():
         if b - a > 1 and any(t.quoted for t in toks[a:b]):
             return None
-        if name not in ("what", "topic") and b > a and all(
-            t.word in lex.determiners for t in toks[a:b]
+        if (
+            name not in ("what", "topic")
+            and b > a
+            and all(t.word in lex.determiners for t in toks[a:b])
         ):
             return None  # "check the As checkbox": "the" is no value ("save this" is fine)
 
@@ -294,13 +298,18 @@ def _build(
             return [Step("set", clause, target=_referent(what, after), text=value)]
         case "type" if "value2" in c.slots:  # "use Ana as first name and Lima as surname"
             pairs = ((slot("value"), slot("what")), (slot("value2"), slot("what2")))
+            if any(t.word in ("in", "into") for t in toks) and not all(
+                _CELL_NAME.fullmatch(w) for _, w in pairs
+            ):
+                return None  # "type X into Y and …": the classic grammar's, but for cells
             return [Step("type", clause, target=w, text=v, kind="input") for v, w in pairs]
         case "type":
             what, value = slot("what"), slot("value")
             if not value or "into" in value.lower().split():
                 return None  # "type X into the As field": the classic grammar's
             source = value_source(value, after)
-            if c.frame is not None and c.frame.parts[1:2] == (("in",),) and not source:
+            in_frame = c.frame is not None and c.frame.parts[1:2] == (("in",),)
+            if in_frame and not source and not _CELL_NAME.fullmatch(what):
                 return None
             step = Step(
                 "type",
@@ -444,6 +453,10 @@ def _strip_folder(folder: str) -> str:
     return " ".join(words)
 
 
+_CELL_NAME = re.compile(r"(?:(?:the\s+)?cell\s+)?[A-Z]{1,3}[1-9]\d{0,6}")
+"""A spreadsheet cell's reference ("B3", "cell B3")."""
+
+
 def _is_key(name: str) -> bool:
     try:
         normalize_key(name)
@@ -477,6 +490,15 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
     calculator shows ("then add 8" -> "+ 8 =")."""
     lex = lexicon()
     words = [t.word.rstrip("?") for t in toks[start:] if t.word not in ("?", ",")]
+    words = [part for w in words for part in re.split(r"([()])", w) if part]  # "(12"
+    words = [
+        part
+        for w in words
+        for part in (
+            re.split(r"([*/+×÷x-])", w) if re.fullmatch(r"[\d.]+(?:[*/+×÷x-][\d.]+)+", w) else [w]
+        )
+        if part
+    ]  # "23*19"
     words = [part for w in words for part in re.split(r"(?<=\d)(%)$", w) if part]  # "15%"
     verb_words = verb.lower().split()
     numbers = [lex.number(w) for w in words]
@@ -529,14 +551,24 @@ def _joined(values: Sequence[float], operator: str) -> list[float | str]:
 
 
 def _infix(words: Sequence[str], values: Sequence[float]) -> str | None:
-    """ "5 minus 12", "twelve plus thirty", "15 x 3": numbers joined by operator words."""
+    """ "5 minus 12", "twelve plus thirty", "15 x 3", "(12 + 8) / 4": numbers joined by
+    operator words, in brackets where they are written so."""
     lex = lexicon()
     parts: list[str] = []
+    operators = set(lex.calculator_keys.values())
+    depth = 0
     i = 0
     while i < len(words):
+        if words[i] in ("(", ")"):
+            depth += 1 if words[i] == "(" else -1
+            if depth < 0:
+                return None
+            parts.append(words[i])
+            i += 1
+            continue
         number = lex.number(words[i])
         if number is not None:
-            if parts and parts[-1] not in lex.calculator_keys.values():
+            if parts and parts[-1] not in operators | {"("}:
                 return None
             parts.append(_number(number))
             i += 1
@@ -551,7 +583,8 @@ def _infix(words: Sequence[str], values: Sequence[float]) -> str | None:
             if parts:
                 return None
             i += 1  # words before the numbers ("the", "result of")
-    if len(parts) < 3 or len(parts) % 2 == 0:
+    plain = [p for p in parts if p not in ("(", ")")]
+    if depth or len(plain) < 3 or len(plain) % 2 == 0:
         return None
     return " ".join([*parts, "="])
 

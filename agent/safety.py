@@ -91,9 +91,10 @@ def risk_of(action: Action, element: Element | None) -> Risk | None:
 
 
 def _is_option(element: Element | None) -> bool:
-    """Ticking "Subscribe to newsletter" or picking "Order by date" changes a setting, not the
-    world; a button with the same words does."""
+    """Ticking "Subscribe to newsletter", picking "Order by date" or opening the "Format" menu
+    changes a setting or shows a menu, not the world; a button with the same words does."""
     return element is not None and element.kind in (
+        "menu",  # a menu bar's "Format" opens a menu; its entries are what act
         "checkbox",
         "radio",
         "toggle",

@@ -50,6 +50,9 @@ MAX_MOVES = 8
 
 def set_value(actor: OfflineActor, step: Step) -> None:
     """Set the widget `step.target` names to `step.text`."""
+    if step.kind == "cell":
+        actor.do(replace(step, verb="type"))
+        return
     value = (step.text or "").strip()
     if not step.target:
         if parse_date(value) is not None:

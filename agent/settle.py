@@ -613,10 +613,42 @@ def _change(step: Step, screen: Screen) -> Settled:
     if named:
         field = _best_label(named, what)
         return Settled([_set_field(field, new)], f"the field labelled '{field.label}'")
+    if (cell := _cell_of(screen, what)) is not None:  # "the price of Apples" in a sheet
+        typed = Step("type", step.clause, target=cell, kind="cell", text=new)
+        return Settled([typed], f"cell {cell}: the column and the row {what!r} names")
     kind = next((k for k, names in lex.fields.items() if normalize(what) in names), None)
     if kind in lex.values:
         return Settled([replace(step, target=None, old=None, where=kind)], f"the {kind} shown")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
+
+
+def _cell_of(screen: Screen, words: str) -> str | None:
+    """The spreadsheet cell "the price of Apples" names: the column under the heading Price and
+    the row that shows Apples, by the sheet's own column letters and row numbers."""
+    m = re.fullmatch(r"(?:the\s+)?(.+?)\s+(?:of|for)\s+(?:the\s+)?(.+)", words, re.I)
+    if m is None:
+        return None
+    heading, row_name = (shows_words(screen, w) for w in m.groups())
+    if heading is None or row_name is None or heading.box.center[1] >= row_name.box.center[1]:
+        return None
+    above = [e for e in screen.elements if re.fullmatch(r"[A-Z]{1,3}", e.text.strip())
+             and e.box.bottom <= heading.box.y + 2]  # fmt: skip
+    rows = [[e for e in above if abs(e.box.center[1] - o.box.center[1]) < o.box.h / 2]
+            for o in above]  # fmt: skip
+    letters = max(rows, key=len, default=[])  # the sheet's column letters: A B C … in one row
+    if len(letters) < 2:
+        return None
+    numbers = [e for e in screen.elements if re.fullmatch(r"\d{1,7}", e.text.strip())
+               and e.box.center[0] < min(heading.box.x, row_name.box.x)]  # fmt: skip
+    column = next((e for e in letters if _spans(e.box.x, e.box.right, heading.box.center[0])
+                   or _spans(heading.box.x, heading.box.right, e.box.center[0])), None)  # fmt: skip
+    middle = row_name.box.center[1]
+    row = next((e for e in numbers if abs(e.box.center[1] - middle) < row_name.box.h / 2), None)
+    return f"{column.text.strip()}{row.text.strip()}" if column and row else None
+
+
+def _spans(start: int, end: int, x: int) -> bool:
+    return start - 2 <= x <= end + 2
 
 
 def _best_label(candidates: Sequence[Field], what: str) -> Field:

@@ -125,6 +125,13 @@ CASES = [
     ("Use Search > Find and Replace to change red to green everywhere",
      [S("change", old="red", text="green", every=True)]),
     ("select all the text", [S("press", keys=("ctrl", "a"))]),
+    # spreadsheets and calculators with no keys to press
+    ("put 7 in cell B3", [S("type", "B3", kind="cell", text="7")]),
+    ("type Plums in A4 and 5 in B4",
+     [S("type", "A4", kind="cell", text="Plums"), S("type", "B4", kind="cell", text="5")]),
+    ("calculate (12 + 8) / 4", [S("compute", text="( 12 + 8 ) / 4 =")]),
+    ("square root of 81", [S("compute", text="81 sqrt")]),
+    ("23*19", [S("compute", text="23 * 19 =")]),
     ("undo that", [S("press", keys=("ctrl", "z"))]),
 ]  # fmt: skip
 

@@ -356,3 +356,19 @@ def test_a_control_named_with_more_words_than_its_label_is_found_by_the_last_one
     )
     assert [f.element.id for f in _labelled(fonts, "editor font size")] == [3]
     assert _labelled(fonts, "shipping address") == []
+
+
+def test_a_sheet_cell_is_named_by_its_column_heading_and_its_row():
+    sheet = screen(
+        el(0, "button", "A", (60, 20, 80, 20)),
+        el(1, "button", "B", (140, 20, 80, 20)),
+        el(2, "button", "C", (220, 20, 80, 20)),
+        el(3, "text", "1", (20, 42, 30, 18)),
+        el(4, "text", "Item", (62, 42, 60, 18)),
+        el(5, "text", "Qty", (142, 42, 60, 18)),
+        el(6, "text", "Price", (222, 42, 60, 18)),
+        el(7, "text", "2", (20, 62, 30, 18)),
+        el(8, "text", "Apples", (62, 62, 60, 18)),
+        el(9, "text", "2.5", (250, 62, 30, 18)),
+    )
+    assert read("change the price of Apples to 3", sheet) == [("type", "C2", "3")]
