@@ -12,7 +12,15 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from clickwright.app.console import Printer, err, out, outcome_line, report_line, usage_line
+from clickwright.app.console import (
+    Printer,
+    err,
+    exit_code,
+    out,
+    outcome_line,
+    report_line,
+    usage_line,
+)
 from clickwright.app.options import Launch, device_command
 from clickwright.app.session import session
 from clickwright.devices.factory import DeviceSpec, open_device, start_program
@@ -169,10 +177,7 @@ def run(
         if usage.get("calls"):
             out.print(usage_line(usage))
         out.print(report_line(report, unreported))
-    raise typer.Exit(EXIT_CODES.get(result.outcome, 1))
-
-
-EXIT_CODES = {"done": 0, "error": 2}
+    raise typer.Exit(exit_code(result.outcome))
 
 
 def parse_role_flags(values: list[str]) -> dict[str, dict[str, Any]]:

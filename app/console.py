@@ -81,6 +81,15 @@ class Printer(RunObserver):
         self._done_waiting()
 
 
+EXIT_CODES = {"done": 0, "error": 2}
+"""A run's exit status by its outcome: an error is the environment's (a display, a disk, a
+model endpoint, a damaged demonstration); anything else not done is 1."""
+
+
+def exit_code(outcome: str) -> int:
+    return EXIT_CODES.get(outcome, 1)
+
+
 def outcome_line(outcome: str, reason: str) -> str:
     style = TONE_STYLE[OUTCOME_TONE.get(outcome, "bad")]
     return f"[{style}]{outcome}[/]: {escape(reason)}"

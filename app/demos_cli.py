@@ -129,7 +129,7 @@ def replay(
     from clickwright.agent.loop import run_task
     from clickwright.agent.runlog import writable_folder
     from clickwright.agent.state import RunSettings
-    from clickwright.app.console import Printer, out, outcome_line, report_line
+    from clickwright.app.console import Printer, exit_code, out, outcome_line, report_line
     from clickwright.app.report import run_and_report
     from clickwright.app.session import session
     from clickwright.parsers.screen_parser import ScreenParser
@@ -186,7 +186,7 @@ def replay(
             out.print(f"the screen when that step was recorded: {demo.dir / failed.frame}")
         out.print(f"took {round(result.seconds, 2):.1f} s (recorded: {demo.info.duration:.1f} s)")
         out.print(report_line(report, unreported))
-    raise typer.Exit(0 if result.ok else 1)
+    raise typer.Exit(exit_code(result.outcome))
 
 
 def parse_params(items: list[str]) -> dict[str, str]:

@@ -299,3 +299,22 @@ def test_the_stop_hotkey_outlives_the_display_it_watches(tmp_path):
     finally:
         threading.excepthook = hook
     assert not crashed, crashed[0].exc_value
+
+
+def test_a_replay_of_a_damaged_demonstration_says_so_and_exits_2(tmp_path):
+    """A crop that is not a PNG: the run is an error of the demonstration (exit 2, as a run's
+    errors are), never 'done' and never a bare 1."""
+    from tests.test_demos import write_demo
+
+    demo = write_demo(tmp_path / "demos")
+    (demo.dir / demo.steps[0].target.crop).write_text("not a png")
+    runs = tmp_path / "runs"
+    result = run_cli(
+        "replay", "signup", "--param", "password=pw", "--virtual", "--launch",
+        sample_app_command(tmp_path / "state.json"), "--demos-dir", str(tmp_path / "demos"),
+        "--runs-dir", str(runs),
+    )  # fmt: skip
+    assert result.returncode == 2 and not result.stderr, result.stderr
+    assert "error: " in result.stdout and "not a readable PNG" in result.stdout
+    (run_dir,) = list(runs.iterdir())
+    assert read_run(run_dir).outcome == "error" and (run_dir / "report.html").exists()

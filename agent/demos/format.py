@@ -158,7 +158,10 @@ class Demo:
                 check_screen_size(*image.size, str(path))
                 return np.ascontiguousarray(image.convert("RGB"))
         except (OSError, ValueError, ClickwrightError) as exc:
-            raise DemoError(f"{path}: not a readable PNG ({exc})", _FIX_HINT) from None
+            raise DemoError(
+                f"{path}: not a readable PNG ({exc})",
+                "put the picture back, or record the demonstration again",
+            ) from None
         finally:
             Image.MAX_IMAGE_PIXELS = limit
 
