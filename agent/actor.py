@@ -305,6 +305,10 @@ class OfflineActor:
         """Open the places `step.where` names (tabs, sections, the list) until the target
         shows; what it shows beside it is remembered for the steps after."""
         target = step.target or ""
+        if step.where is None and (box := self._search_box(step)) is not None:
+            self.type_into(step, box, target)  # "search for blue shoes": what a search box is for
+            self.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"searching for {target!r}")
+            return
         if not self._candidates(self.screen, target, None):
             self.reveal(step, target, step.where)
         screen = self.screen
@@ -316,6 +320,21 @@ class OfflineActor:
         if value is not None:
             self.state.memory.values[normalize(target)] = value
         self.record_noop(step, f"'{target}' is on screen" + (f": {value}" if value else ""))
+
+    def _search_box(self, step: Step) -> Element | None:
+        """The screen's search field, when the clause asks to search ("search for X", "look
+        up X"): a field labelled, named or showing "Search"."""
+        said = step.clause.lower().split()
+        if not said or said[0] not in ("search", "look", "lookup"):
+            return None
+        for field in fields(self.screen):
+            if field.element.kind in ("input", "combo") and "search" in normalize(
+                " ".join((field.label, field.element.text, field.element.name))
+            ):
+                return replace(field.element, name=field.label or "Search")
+        boxes = [e for e in self.screen.elements if e.kind == "input"
+                 and "search" in normalize(f"{e.text} {e.name}")]  # fmt: skip
+        return boxes[0] if boxes else None
 
     def _select(self, step: Step) -> None:
         """Choose an option: open the combo box (or the button a web page draws for one),

@@ -518,7 +518,15 @@ def _folder(screen: Screen, name: str, field: Element) -> Element | None:
 
 
 def close(actor: OfflineActor, step: Step) -> None:
-    """Close the window (Ctrl+W, else Alt+F4); "without saving" answers its question."""
+    """Close the window (Ctrl+W, else Alt+F4); "without saving" answers its question. "Close
+    my account" on a page with a button for it is that button, not the window."""
+    if step.target and not re.fullmatch(_WINDOWS, step.target, re.I):
+        button = _button_named(actor.screen, f"close {step.target}") or _button_named(
+            actor.screen, step.target
+        )
+        if button is not None:
+            actor.click_element(step, button, f"'{button.text}' closes the {step.target}")
+            return
     for keys in (("ctrl", "w"), ("alt", "f4")):
         before = actor.screen
         actor.blind(step, Hotkey(keys=keys), None, CHANGE, "closing the window")
@@ -561,13 +569,26 @@ def _type_expression(actor: OfflineActor, step: Step, tokens: list[str]) -> None
     """A calculator that shows no keys (Qalculate, a command line) takes the calculation
     written out in its entry, evaluated with Enter; one that starts with a number replaces
     what the entry holds."""
-    words = {"sqrt": "sqrt", "=": ""}
+    words = {"sqrt": "sqrt", "=": ""}  # "5 km to miles" goes in as written
     expression = " ".join(words.get(t, t) for t in tokens).strip()
     if tokens and tokens[-2:-1] and tokens[-1] == "sqrt":
         expression = f"sqrt({' '.join(tokens[:-1])})"
     if tokens and tokens[0][0] in "0123456789(":
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting the entry")
     actor.blind(step, Type(text=expression, enter=True), None, CHANGE, f"typing {expression}")
+
+
+_WINDOWS = (
+    r"(?:the\s+)?(?:window|dialog|dialogue|program|app|application|tab|file|document|editor"
+    r"|it|this|that|[\w.-]+\.\w{1,5})"
+)
+"""What "close X" names when X is the window itself (or the file shown in it)."""
+
+
+def _button_named(screen: Screen, words: str) -> Element | None:
+    named = [e for e in screen.elements if e.kind in ("button", "link")
+             and text_similarity(words, e.text) >= 90]  # fmt: skip
+    return named[0] if named else None
 
 
 def _button(screen: Screen, labels: tuple[str, ...]) -> Element | None:

@@ -86,8 +86,9 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # Actions the classic grammar (agent/interpreter.py) also reads; their frames without literal
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
-_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "until", "find", "copy",
-             "set", "type", "choose", "form", "delete", "intent", "label", "look")  # fmt: skip
+_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "convert", "sort",
+             "until", "find", "copy", "set", "type", "choose", "form", "delete", "intent",
+             "label", "look")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,9 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
     lex = lexicon()
     if (keys := lex.key_phrases.get(" ".join(words[start:]))) is not None:
         return [Step("press", clause, keys=keys)]  # "select all", "undo that"
+    if m := _FILL_A_FORM.match(clause[toks[start].start :] if start < len(toks) else ""):
+        rest = clause[toks[start].start + m.end() :]
+        return [Step("form", clause, target=rest, text="")] if rest.strip() else None
     if (purpose := _purpose(clause, toks, start)) is not None:
         return parse(purpose, loose, after)  # "use Search > Replace to change red to green"
     if not starts_with_verb(clause) and (sum_ := arithmetic(clause, toks, start, "")):
@@ -127,6 +131,13 @@ def parse(clause: str, loose: bool = False, after: Step | None = None) -> list[S
         verb = clause[toks[start].start :]
         return [Step("label", clause, text=verb)]  # "…, and book": the button that books
     return None
+
+
+_FILL_A_FORM = re.compile(
+    r"(?:fill|complete)\s+(?:in|out)?\s*(?:the|this|my)?\s*(?:[\w-]+\s+){0,2}form\s*(?:[:,]|with)\s*",
+    re.I,
+)
+"""The words that open a form sentence ("Fill in the contact form: name …")."""
 
 
 def _purpose(clause: str, toks: Sequence[Token], start: int) -> str | None:
@@ -334,6 +345,13 @@ def _build(
                     return None  # "scroll down by 10 in the list" is a scroll
                 kind = kind or "list"  # "scroll down until you see Terms"
             return [Step("find", clause, target=_strip_kind(target), where=kind)]
+        case "sort":
+            return [Step("click", clause, target=slot("key"), kind="button")]
+        case "convert":
+            amount = slot("amount")
+            if not any(ch.isdigit() for ch in amount):
+                return None  # "how many people are there"
+            return [Step("compute", clause, text=f"{amount} to {slot('unit')}")]
         case "until":
             button = slot("button")
             return [Step("find", clause, target=_strip_kind(slot("target")), where="button",
@@ -528,11 +546,31 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
             return keys([values[1], "-", values[0], "="])
         return None
     operator = _operator(lead, words)
+    if operator and _counts_things(words):
+        return None  # "add 2 more apples to the cart" is no sum
     if operator and lead in ("add", "subtract", "multiply", "divide", "sum", "take"):
         if len(values) == 1 or refers:
             return keys([operator, values[-1], "="])
         return keys([*_joined(values, operator), "="])
     return _infix(words, values)
+
+
+def _counts_things(words: Sequence[str]) -> bool:
+    """Whether a number counts something named after it ("2 more apples"), not a quantity."""
+    lex = lexicon()
+    for i, word in enumerate(words[:-1]):
+        j = i + 1
+        while j < len(words) - 1 and words[j] in ("more", "extra", "additional", "new"):
+            j += 1  # "2 more apples"
+        after = words[j]
+        if lex.number(word) is not None and after.isalpha() and after not in _SUM_WORDS:
+            if not any(lex.longest(ops, words, j) for ops in lex.operations.values()):
+                return True
+    return False
+
+
+_SUM_WORDS = frozenset({"and", "to", "from", "by", "then", "of", "times", "percent", "plus",
+                        "minus", "over", "into", "with", "is", "equals"})  # fmt: skip
 
 
 def _operator(lead: str, words: Sequence[str]) -> str | None:
@@ -573,7 +611,7 @@ def _infix(words: Sequence[str], values: Sequence[float]) -> str | None:
             parts.append(_number(number))
             i += 1
             continue
-        for name in ("plus", "minus", "times", "divided"):
+        for name in ("plus", "minus", "times", "divided", "power"):
             n = lex.longest(lex.operations[name], words, i)
             if n and parts:
                 parts.append(lex.calculator_keys[name])

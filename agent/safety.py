@@ -44,6 +44,10 @@ _RISKY_WORDS = {
     "payment": "pays",
     "transfer": "moves money",
     "subscribe": "signs up for something",
+    "deactivate": "closes an account",
+    "terminate": "ends something",
+    "close account": "closes an account",
+    "close my account": "closes an account",
 }
 _RISKY = re.compile(
     r"\b(" + "|".join(re.escape(w) for w in _RISKY_WORDS) + r")(?:s|es|ed|d|ing)?\b", re.I

@@ -285,7 +285,8 @@ def _measured(segment: _Segment) -> tuple[str, str] | None:
     lex = lexicon()
     toks = segment.words
     for i in range(1, len(toks)):
-        if toks[i].word in lex.measures and lex.number(toks[i - 1].word) is not None:
+        measure = toks[i].word in lex.measures and toks[i].text.islower()  # not "12 High St"
+        if measure and lex.number(toks[i - 1].word) is not None:
             return lex.measures[toks[i].word].capitalize(), toks[i - 1].text
     return None
 
@@ -336,6 +337,10 @@ def _field_for_value(
         return [(named[0], value)] if named else []
     if _looks_like_name(value) and (names := _names(value, free)):
         return names
+    if _looks_like_name(value) and len(value.split()) == 1:
+        towns = _labelled(free, lex.fields["city"])  # "…, Storgata 5, Oslo": the town
+        if towns:
+            return [(towns[0], value)]
     choices = {f.element.id: f for f in free if f.element.kind in ("combo", "button")}
     if len(choices) != 1 or len(value.split()) > 2:
         return []  # the one choice box takes a short value, not a phrase ("new windows …")

@@ -132,6 +132,11 @@ CASES = [
     ("calculate (12 + 8) / 4", [S("compute", text="( 12 + 8 ) / 4 =")]),
     ("square root of 81", [S("compute", text="81 sqrt")]),
     ("23*19", [S("compute", text="23 * 19 =")]),
+    ("What's 2 to the power of 10", [S("compute", text="2 ^ 10 =")]),
+    ("Convert 5 km to miles", [S("compute", text="5 km to miles")]),
+    ("sort the table by price", [S("click", "price", kind="button")]),
+    ("Fill in the contact form: name Lena Berg, email lena@berg.se",
+     [S("form", "name Lena Berg, email lena@berg.se", text="")]),
     ("undo that", [S("press", keys=("ctrl", "z"))]),
 ]  # fmt: skip
 
@@ -139,6 +144,10 @@ CASES = [
 @pytest.mark.parametrize(("task", "expected"), CASES, ids=[task for task, _ in CASES])
 def test_reads_task(task, expected):
     assert steps(task) == expected
+
+
+def test_a_number_that_counts_things_is_no_sum():
+    assert all(s.verb != "compute" for s in interpret("Add 2 more apples to the cart"))
 
 
 def test_words_the_grammar_could_only_guess_are_settled_on_the_screen():
