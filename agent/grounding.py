@@ -276,6 +276,7 @@ def fields(screen: Screen) -> list[Field]:
         b
         for b in screen.elements
         if b.kind == "button"
+        and b.text.strip()  # a drop-down shows its choice
         and not lexicon().verb_at("label", words_of(b.text)[:1], 0)  # "Pay" acts, shows nothing
         and any(
             0 <= b.box.x - t.box.right <= SELECT_GAP
