@@ -18,6 +18,9 @@ from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
 MIN_SCORE = 62.0
+GLYPH_NAMES = {"x": "close", "×": "close", "✕": "close", "✖": "close", "+": "add", "-": "remove",
+               "−": "remove", "?": "help", "...": "more", "…": "more", "⋮": "more"}  # fmt: skip
+"""What a glyph the task names ("click the x") is called as a named icon button."""
 ECHO_KINDS = frozenset({"text", "link", "list_item", "container"})
 """What can be the task itself shown on the screen; a control with the task's words (a box
 labelled "Travel insurance" for "…with travel insurance") is what the task names."""
@@ -104,7 +107,8 @@ def rank(
             continue
         similarity = text_similarity(description, element.text)
         if element.kind == "icon" or not element.text:  # an icon is known by its name
-            similarity = max(similarity, text_similarity(description, element.name))
+            named = GLYPH_NAMES.get(description.strip().lower(), description)
+            similarity = max(similarity, text_similarity(named, element.name))
         if similarity < MIN_SCORE:
             continue
         score, reasons = similarity, [f"text {similarity:.0f}%"]

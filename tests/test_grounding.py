@@ -193,3 +193,11 @@ def test_a_slider_the_parser_did_not_box_is_found_between_its_label_and_its_numb
     assert slider.label == "Room temperature" and slider.element.box.x > 160
     assert slider.element.box.right < 330 and slider.element.id < 0
     assert [(f.element.id, f.label) for f in fields(s)] == [(4, "Nights")]
+
+
+def test_a_glyph_the_task_names_finds_the_icon_button_named_for_it():
+    s = screen(
+        el(0, "text", "X", (320, 19, 17, 16)),
+        Element(1, Box(90, 132, 24, 24), "button", "", interactive=True, name="close"),
+    )
+    assert rank(s, "x")[0].element.id == 1
