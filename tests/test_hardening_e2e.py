@@ -318,3 +318,14 @@ def test_a_replay_of_a_damaged_demonstration_says_so_and_exits_2(tmp_path):
     assert "error: " in result.stdout and "not a readable PNG" in result.stdout
     (run_dir,) = list(runs.iterdir())
     assert read_run(run_dir).outcome == "error" and (run_dir / "report.html").exists()
+
+
+def test_a_benchmark_worker_stops_the_display_of_the_task_it_leaves():
+    """Each MiniWoB task a worker moves on to gets a display of its own: the one it leaves is
+    stopped (it was not, so a worker's Xvfb servers piled up until it exited)."""
+    from clickwright.app.bench.miniwob import _Worker
+
+    worker = _Worker()
+    worker.display = display = VirtualDisplay(320, 240).start()
+    worker.close()
+    assert not display.running and worker.display is None

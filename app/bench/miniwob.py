@@ -174,12 +174,14 @@ class _Worker:
         self.device = DesktopDevice(display=self.display.name)
 
     def close(self) -> None:
-        for part in (self.env, self.device, self.display):
-            if part is not None:
-                try:
-                    part.close()
-                except Exception:  # a crashed browser cannot be closed politely
-                    pass
+        """The browser, the device and the display: each episode's task that differs from the
+        last opens new ones, so none may outlive its task."""
+        parts = [part.close for part in (self.env, self.device) if part is not None]
+        for close in [*parts, *([self.display.stop] if self.display is not None else [])]:
+            try:
+                close()
+            except Exception:  # a crashed browser cannot be closed politely
+                pass
         if self.folder is not None:
             self.folder.cleanup()
         self.env = self.device = self.display = self.folder = None
