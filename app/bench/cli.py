@@ -16,14 +16,15 @@ bench = typer.Typer(help="Benchmarks: how well the agent does tasks it was not w
 
 
 def read_tasks(tasks: str | None) -> list[str]:
-    """Task names from a comma list or a file with one per line; none given: the dev set."""
+    """Task names from a comma list or a file of names (any spacing, # comments); none given:
+    the dev set."""
     from clickwright.app.bench.miniwob import DEV_SET
 
     if not tasks:
         return list(DEV_SET)
     path = Path(tasks)
     text = path.read_text(encoding="utf-8") if path.is_file() else tasks.replace(",", "\n")
-    names = [line.split("#")[0].strip() for line in text.splitlines()]
+    names = [name for line in text.splitlines() for name in line.split("#")[0].split()]
     return [name for name in names if name] or list(DEV_SET)
 
 
