@@ -30,7 +30,8 @@ FIELDS = ("input", "combo")  # widgets that take a name from a label beside or a
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
-LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ")  # what OCR reads a check box or radio glyph as
+LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ2")  # what OCR reads a check box or radio glyph as
+# ("2": Tk's diamond)
 LEADING_ICON = 18  # px: a named icon this large at the start of a text is no letter of it
 ICON_SLACK = 3  # px
 LARGE_TOGGLE = 20  # px: a "toggle" this large that OCR reads as a letter is a tool button
@@ -97,10 +98,11 @@ def fuse(
     icons = [w.box for w in widgets if w.kind == "icon"]
     free = [t for t in free if not _is_toggle_glyph(t, toggles) and not _over_icons(t, icons)]
     for toggle, label in _pair_toggles(toggles, free):
-        if label is None:
-            parts.append(_widget_element(toggle))
-            continue
         in_row = any(row.box.contains(toggle.box, slack=2) for row in rows)
+        if label is None:
+            name = "" if in_row else _left_label(toggle.box, free, widgets)
+            parts.append(replace(_widget_element(toggle), name=name or toggle.name))
+            continue
         label_text = _strip_glyph(label, toggle.box)
         if in_row:
             free[free.index(label)] = replace(label, text=label_text)
@@ -686,9 +688,21 @@ def is_glyph(text: str) -> bool:
 
 def _over_icons(text: TextBox, icons: list[Box]) -> bool:
     """OCR's reading of a row of icons ("Q ×", "★", "☆八口"): a glyph text over at least one
-    icon, or any text over two or more."""
+    icon, or any text but a word over two or more (large letters' ink, "insurance" at 200 %,
+    passes for a row of icons; OCR reads no word off one)."""
     covered = sum(text.box.intersection(icon) >= 0.5 * icon.area for icon in icons)
-    return covered >= 2 or (covered == 1 and is_glyph(text.text))
+    return (covered >= 2 and not _word(text.text)) or (covered == 1 and is_glyph(text.text))
+
+
+def _word(text: str) -> bool:
+    """Latin letters, four or more with a vowel among them, and little else."""
+    letters = [c for c in text if c.isascii() and c.isalpha()]
+    rest = [c for c in text if not c.isspace() and c not in letters]
+    return (
+        len(letters) >= 4
+        and len(rest) <= len(letters) // 4
+        and bool(set("aeiouyAEIOUY") & set(letters))
+    )
 
 
 def _after_leading_icon(text: TextBox, widgets: list[Widget]) -> TextBox:
@@ -767,7 +781,8 @@ def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextB
     """Cut a line OCR read across check boxes or radios ("Indent with ( ) Spaces ( ) Tabs"), or
     into a field or button ("Country [Canada v]"), where each falls on a space between its
     words: every toggle keeps the label on its right, a field its value, a button its label,
-    and the caption before it stays a text of its own."""
+    and the caption before it stays a text of its own. A line running over a check box at its
+    end stops before it."""
     result = []
     for text in texts:
         pieces = [text]
@@ -780,6 +795,15 @@ def _split_at_widgets(texts: list[TextBox], widgets: list[Widget]) -> list[TextB
                 row = box.y <= last.box.center[1] < box.bottom
                 apart = not (row and last.box.x + 4 < box.x < last.box.right - 4)
             if apart:
+                continue
+            if widget.kind == "checkbox" and box.right >= last.box.right - 3:
+                # a check box ending the line, its label on its left: the words stop before it
+                # (a "radio" there may be a last letter, an 'e' at 200 %)
+                words = last.text.split()
+                if len(words) > 1 and len(words[-1]) == 1 and _glyph_sign(words[-1]):
+                    words = words[:-1]  # OCR's reading of the toggle
+                trimmed = Box(last.box.x, last.box.y, box.x - 2 - last.box.x, last.box.h)
+                pieces[-1] = TextBox(trimmed, " ".join(words), last.score)
                 continue
             # a toggle at the line's start (OCR read none of it) is no part of its words
             lead = [t.box.right for t in widgets if t.kind in TOGGLES and _leads(t.box, last.box)]
@@ -869,6 +893,24 @@ def _pair_toggles(
             paired[t_index] = texts[x_index]
             used.add(x_index)
     return [(toggle, paired.get(i)) for i, toggle in enumerate(toggles)]
+
+
+def _left_label(toggle: Box, texts: list[TextBox], widgets: list[Widget]) -> str:
+    """The text a toggle with nothing on its right is named by: the nearest one ending left of
+    it on its row with no control between ("Show line numbers  [ ]"); it stays a text."""
+    best: tuple[int, str] | None = None
+    for text in texts:
+        gap = toggle.x - text.box.right
+        same_row = abs(text.box.center[1] - toggle.center[1]) <= max(toggle.h, text.box.h) / 2
+        if not same_row or not -2 <= gap <= LABEL_GAP or (best and gap >= best[0]):
+            continue
+        between = Box(text.box.right, toggle.y, max(1, gap), toggle.h)
+        if not any(
+            w.kind not in CONTAINERS and w.box.intersection(between) > 0 and w.box != toggle
+            for w in widgets
+        ):
+            best = (gap, text.text)
+    return best[1] if best else ""
 
 
 def _strip_glyph(label: TextBox, toggle: Box) -> str:

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 INK_DISTANCE = 60  # how far from the background a pixel must be to count as ink
 LINK_HUES = (95, 150)  # OpenCV hue (0-180): blue through purple
+CHROMA = 45  # grey levels between a link's strongest and weakest channel (a dark slate's
+# text, #1f2937, is saturated in HSV terms but only 24 apart: no colour a link is drawn in)
 FILL = 0.5  # share of a text's box above which its "ink" is a fill (a selection), no letters
 UNDER_START = 0.6  # share of a text's height below which its underline is looked for
 UNDER_MARGIN = 3  # px round the text's box searched, to see a line run on past it
@@ -53,7 +55,9 @@ def is_link(crop: np.ndarray) -> bool:
         return False  # no text, or a selection's fill behind a text, not its letters
     hsv = cv2.cvtColor(crop, cv2.COLOR_RGB2HSV)[ink]
     hue, saturation = np.median(hsv[:, 0]), np.median(hsv[:, 1])
-    return bool(LINK_HUES[0] <= hue <= LINK_HUES[1] and saturation >= 90)
+    colours = crop[ink].astype(np.int16)
+    chroma = np.median(colours.max(axis=1) - colours.min(axis=1))
+    return bool(LINK_HUES[0] <= hue <= LINK_HUES[1] and saturation >= 90 and chroma >= CHROMA)
 
 
 def mark_links(pixels: np.ndarray, elements: list[Element]) -> list[Element]:

@@ -30,6 +30,8 @@ MAX_BAND = 6  # widest edge band (outline, highlight line, pixel after) measured
 TOGGLE_INSIDE = (7, 36)  # side range of the inside of a check box square or radio circle
 TOGGLE_OUTSIDE = (10, 40)  # side range of a whole check box or radio, outline included
 CONTROL_HEIGHTS = (12, 80)  # inside height range of a button, line edit or combo box
+FRAMED = (0.9, 0.6)  # share of its box's top and bottom, and of its sides, a rectangle's inside
+# runs along
 CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
 TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
@@ -47,6 +49,7 @@ _SQUARE = np.ones((3, 3), np.uint8)
 _CORNER = np.ones((2, 2), np.uint8)
 _CONTROLS = ("button", "input", "combo")
 _CHECKED = frozenset({"checked"})
+TOGGLES = ("checkbox", "radio")
 _SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 
 
@@ -99,6 +102,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets.extend(
         _marked_toggles(frame, blobs, blob_stats, [w for w in widgets if w.kind in _SMALL])
     )
+    widgets.extend(_outlined_fields(frame, blobs, blob_stats, widgets))
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
     widgets = _spin_buttons(_join_slider_pieces(widgets)) + _thin_sliders(frame, stats, widgets)
     widgets += _knob_sliders(blobs, blob_stats, widgets)
@@ -138,6 +142,8 @@ class _Region:
         self.window = (slice(self.y, self.y + self.h), slice(self.x, self.x + self.w))
         self.mask = (labels[self.window] == label).astype(np.uint8)
         self.filled = _fill_holes(self.mask)
+        if self.h <= CONTROL_HEIGHTS[1] and _framed(self.mask):
+            self.filled = _notches_filled(self.filled)
         self.extent = float(self.filled.mean())
         self.ink = (self.filled > 0) & (self.mask == 0)  # holes: text, ticks, arrows, dots
 
@@ -185,7 +191,9 @@ class _Region:
         else:
             return None
         if not marked and _centre_contrast(self.frame.gray, box) > SOLID_CONTRAST:
-            return None  # a solid dot or square: a bullet, a password character
+            if not _bevelled(self.frame, box):
+                return None  # a solid dot or square: a bullet, a password character
+            marked = True  # a sunken square or diamond filled in: Tk's indicator, on
         if (
             marked
             and kind == "radio"
@@ -218,8 +226,11 @@ class _Region:
             top.size and bottom.size and abs(float(top.mean()) - float(bottom.mean())) >= 4
         )
         box = self._outer_box()
+        # A field is never filled with an accent colour: such a band is a selection (lines an
+        # editor selected, a list's selected row), whose texts are no field's value.
+        field: ElementKind = "container" if self._coloured() else "input"
         if columns.size == 0:
-            return Widget(box, "button", 0.4) if shaded else Widget(box, "input", 0.6)
+            return Widget(box, "button", 0.4) if shaded else Widget(box, field, 0.6)
         if self._ends_with_arrow(columns):
             return Widget(box, "combo", 0.75)
         left, right = int(columns[0]), self.w - 1 - int(columns[-1])
@@ -227,12 +238,12 @@ class _Region:
             return Widget(box, "button", 0.85 if shaded else 0.7)
         if shaded:
             return Widget(box, "button", 0.5)
-        return Widget(box, "input", 0.75)
+        return Widget(box, field, 0.75)
 
     def _ends_with_arrow(self, columns: np.ndarray) -> bool:
         """A small glyph, wider than tall, alone at the right end: a drop-down arrow. It may
-        sit close to the value (a web page's plain select) when it narrows downwards, as an
-        arrow or chevron pointing down does."""
+        sit close to the value (a web page's plain select) when shaped like an arrow pointing
+        down; a button's last letters are not."""
         for gap in (max(6, self.h // 3), 2):
             gaps = np.flatnonzero(np.diff(columns) > gap)
             start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
@@ -248,8 +259,7 @@ class _Region:
                 and glyph_h <= 0.5 * self.h
                 and glyph_w >= glyph_h
             )
-            pointing = gap > 2 or glyph[rows[0]].sum() > glyph[rows[-1]].sum()
-            if shaped and pointing:
+            if shaped and (gap > 2 or _pointing_down(glyph[rows[0] : rows[-1] + 1])):
                 return True
         return False
 
@@ -344,6 +354,10 @@ def _marked_toggles(
             continue
         blob = (labels[box.y : box.bottom, box.x : box.right] == label).astype(np.uint8)
         filled = _fill_holes(blob)
+        if _centre_contrast(frame.gray, box) > SOLID_CONTRAST and _bevelled(frame, box):
+            kind = "radio" if _round(filled) else "checkbox"  # Tk's sunken diamond, filled: on
+            toggles.append(Widget(box, kind, 0.75, _CHECKED))
+            continue
         core = _shrink(filled, 3) > 0
         if not core.any() or blob[core].mean() < 0.1:
             continue
@@ -368,6 +382,79 @@ def _marked_toggles(
         icon = _icon_not_toggle(frame.pixels, box, kind)
         toggles.append(icon if icon is not None else Widget(box, kind, 0.75, _CHECKED))
     return toggles
+
+
+def _pointing_down(glyph: np.ndarray) -> bool:
+    """An arrow or chevron pointing down: each row centred on one axis, and the lower half
+    narrowing row by row to half the glyph's width or less (a word's last letters, "up",
+    keep their width and then drop a descender to one side)."""
+    spans = [np.flatnonzero(row) for row in glyph]
+    if any(span.size == 0 for span in spans):
+        return False
+    widths = [int(span[-1] - span[0]) + 1 for span in spans]
+    middle = (glyph.shape[1] - 1) / 2
+    centred = all(abs((span[0] + span[-1]) / 2 - middle) <= 1.5 for span in spans)
+    lower = widths[len(widths) // 2 :]
+    narrowing = all(b < a for a, b in zip(lower, lower[1:], strict=False))
+    return centred and narrowing and widths[-1] <= 0.5 * max(widths)
+
+
+def _bevelled(frame: _Frame, box: Box) -> bool:
+    """A shape drawn sunken or raised: its upper edge darker than the colour round it and its
+    lower edge lighter, or the other way round (a glyph's edges are both its ink's colour)."""
+    shape = _silhouette(frame.pixels, box) > 0
+    columns = np.flatnonzero(shape.any(axis=0))
+    if columns.size == 0:
+        return False
+    gray = frame.gray[box.y : box.bottom, box.x : box.right].astype(np.float64)
+    top = shape[:, columns].argmax(axis=0)
+    bottom = shape.shape[0] - 1 - shape[::-1, columns].argmax(axis=0)
+    outside = _outside(frame.gray, box)
+    upper = float(gray[top, columns].mean()) - outside
+    lower = float(gray[bottom, columns].mean()) - outside
+    return min(abs(upper), abs(lower)) >= 2 * EDGE_CONTRAST and upper * lower < 0
+
+
+def _outlined_fields(
+    frame: _Frame, labels: np.ndarray, stats: np.ndarray, found: list[Widget]
+) -> list[Widget]:
+    """Fields whose inside is no one flat region (a value selected: the selection's block and
+    the rest of the field are two), seen in the edge mask as a closed rectangular outline of
+    a control's size, neither holding nor inside a control found, drawn solid (a dotted one is
+    a focus ring round a label). `labels`, `stats`: the edge mask's components."""
+    x, y, w, h, _ = stats.T
+    candidates = np.flatnonzero(
+        (h >= CONTROL_HEIGHTS[0] + 2) & (h <= CONTROL_HEIGHTS[1] + 4) & (w >= 1.2 * h)
+    )
+    controls = [f.box for f in found if f.kind not in ("container", "icon") + TOGGLES]
+    fields = []
+    for label in candidates[candidates > 0]:
+        box = Box(*(int(v) for v in stats[label][:4]))
+        if any(c.intersection(box) >= 0.5 * min(c.area, box.area) for c in controls):
+            continue  # found already, a table's row of cells, or a selection in a field
+        blob = labels[box.y : box.bottom, box.x : box.right] == label
+        rows, columns = blob.mean(axis=1), blob.mean(axis=0)
+        sides = (max(rows[:2]), max(rows[-2:]), max(columns[:2]), max(columns[-2:]))
+        if min(sides) >= 0.9 and _solid_outline(frame.gray, box):
+            fields.append(Widget(box, "input", 0.5))
+    return fields
+
+
+def _solid_outline(gray: np.ndarray, box: Box) -> bool:
+    """The top and left lines of `box` drawn unbroken in a colour apart from what is round
+    them (every other pixel of a dotted line is the background's)."""
+    height, width = gray.shape
+    if box.y < 1 or box.x < 1:
+        return False
+    around = float(
+        np.median(
+            np.concatenate(
+                [gray[box.y - 1, box.x : box.right], gray[box.y : box.bottom, box.x - 1]]
+            )
+        )
+    )
+    line = np.concatenate([gray[box.y, box.x : box.right], gray[box.y : box.bottom, box.x]])
+    return bool((np.abs(line.astype(np.int16) - around) > EDGE_CONTRAST).mean() >= 0.9)
 
 
 def _silhouette(pixels: np.ndarray, box: Box) -> np.ndarray:
@@ -600,6 +687,23 @@ def _centre_contrast(gray: np.ndarray, box: Box) -> float:
     return abs(float(gray[cy - 1 : cy + 2, cx - 1 : cx + 2].mean()) - _outside(gray, box))
 
 
+def _framed(mask: np.ndarray) -> bool:
+    """A region running along its box's top and bottom and most of its sides, as the inside
+    of a rectangle does."""
+    across = min(mask[0].mean(), mask[-1].mean())
+    down = min(mask[:, 0].mean(), mask[:, -1].mean())
+    return across >= FRAMED[0] and down >= FRAMED[1]
+
+
+def _notches_filled(filled: np.ndarray) -> np.ndarray:
+    """A rectangle's inside with what cuts into it from a side filled in: a value drawn a pixel
+    from a Tk entry's frame joins the frame, a notch, not a hole. What is missing at a corner
+    (a rounded one) stays out."""
+    _, parts = cv2.connectedComponents((filled == 0).astype(np.uint8), connectivity=4)
+    corners = [parts[0, 0], parts[0, -1], parts[-1, 0], parts[-1, -1]]
+    return (filled | ((parts > 0) & ~np.isin(parts, corners))).astype(np.uint8)
+
+
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -791,9 +895,7 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
     as one shape in the edges: a long thin line with a round knob on it, as tall as the whole
     shape and about as wide as tall, the line running through the knob's middle."""
     x, y, w, h, _ = stats.T
-    long = np.flatnonzero(
-        (w >= SLIDER_LENGTH) & (w >= 4 * h) & (h >= KNOB[0]) & (h <= KNOB[1])
-    )
+    long = np.flatnonzero((w >= SLIDER_LENGTH) & (w >= 4 * h) & (h >= KNOB[0]) & (h <= KNOB[1]))
     sliders = []
     controls = [f.box for f in found if f.kind != "container"]
     for index in long[long > 0]:

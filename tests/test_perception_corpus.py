@@ -1,0 +1,248 @@
+"""Screens as the task corpus meets them, on real windows on Xvfb.
+
+* The corpus's own web pages in Chromium at device scale 1 and 2: a primary or plain button is
+  a button (its last letters are no drop-down's chevron), headings and labels drawn in a dark
+  slate are text (no link colour), a select is a drop-down, check boxes and radios keep their
+  labels and states.
+* IDLE's Settings dialog, drawn by Tk's own theme: check buttons are small squares filled when
+  on, radio buttons diamonds filled when selected, entries whose value touches their frame or
+  is selected are fields, a check box labelled on its left is named by that label; and the
+  same controls come back when the dialog is parsed again incrementally after a change of tab.
+* An editor whose text is all selected (Ctrl+A in mousepad): the lines on the selection's band
+  are text, no menu bar and no list.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_perception_controls import settled
+
+from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.types import Element, Frame, Screen
+
+pytestmark = pytest.mark.slow
+
+CORPUS = Path(__file__).resolve().parents[1] / "benchmarks"
+CHROMIUM = (
+    "chromium", "--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run",
+    "--no-default-browser-check", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--password-store=basic",
+    "--start-maximized",
+)  # fmt: skip
+# page -> (buttons, texts, drop-downs, toggles and whether each is on)
+PAGES = {
+    "tasks/web/signup.html": (
+        {"Sign up"},
+        {"Create your account", "Full name", "Email", "Country", "Guests"},
+        {"Denmark"},
+        {"Newsletter": True, "Travel insurance": False},
+    ),
+    "tasks/web/booking.html": (
+        {"Book"},
+        {"Book a room", "Check-in date", "Arrival time", "Nights", "Room temperature"},
+        set(),
+        {},
+    ),
+    "tasks_dev2/web/prefs.html": (
+        {"Save preferences"},
+        {"Email preferences", "How often?"},
+        set(),
+        {"Weekly digest": True, "Partner offers": True, "Weekly": True, "Monthly": False},
+    ),
+    "tasks/web/settings.html": (
+        {"Save"},
+        {"Settings", "Language", "Font size"},
+        {"English"},
+        {"Dark mode": False, "Email notifications": True},
+    ),
+}
+
+
+def parse(pixels: np.ndarray, parser: ScreenParser | None = None) -> Screen:
+    parser = parser or ScreenParser()
+    screen = parser.parse(Frame(pixels))
+    assert parser.last.failed == ()
+    return screen
+
+
+def kinds(screen: Screen) -> dict[str, str]:
+    """What each text on the screen is (a field named by a label does not count for it)."""
+    return {e.text: e.kind for e in screen.elements if e.text}
+
+
+def on(screen: Screen, label: str) -> bool:
+    (toggle,) = [e for e in screen.elements if label in (e.text, e.name) and e.kind in
+                 ("checkbox", "radio")]  # fmt: skip
+    return "checked" in toggle.state
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_corpus_pages_buttons_are_buttons_and_headings_text(
+    display,
+    page: str,
+    scale: int,
+    tmp_path: Path,  # noqa: ANN001
+) -> None:
+    buttons, texts, drop_downs, toggles = PAGES[page]
+    browser = subprocess.Popen(
+        [
+            *CHROMIUM,
+            f"--user-data-dir={tmp_path}",
+            f"--force-device-scale-factor={scale}",
+            f"--app={(CORPUS / page).as_uri()}",
+        ],  # fmt: skip
+        env=display.env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(2)  # the window opens blank before the page is drawn
+        screen = parse(settled(display))
+    finally:
+        browser.terminate()
+        browser.wait(timeout=10)
+    seen = kinds(screen)
+    assert {t: seen.get(t) for t in buttons} == dict.fromkeys(buttons, "button")
+    assert {t: seen.get(t) for t in texts} == dict.fromkeys(texts, "text")
+    assert {t: seen.get(t) for t in drop_downs} == dict.fromkeys(drop_downs, "combo")
+    assert {t: on(screen, t) for t in toggles} == toggles
+
+
+# ---- IDLE's Settings dialog (Tk's own theme) --------------------------------------------------
+
+
+@pytest.fixture
+def idle_settings(display) -> Iterator:  # noqa: ANN001
+    """IDLE (the system's, as the corpus runs it) with a fresh home, its Settings dialog opened
+    from Options > Configure IDLE; yields a function that clicks a tab (or a point) and returns
+    the settled frame."""
+    idle = shutil.which("idle") and Path("/usr/bin/idle")
+    if not idle or not idle.exists():
+        pytest.skip("IDLE (Debian package idle3) is not installed")
+    home = Path(tempfile.mkdtemp(prefix="cw-idle-"))
+    (home / "x.py").write_text("x = 1\n")
+    program = subprocess.Popen(
+        [str(idle), "-e", "x.py"],
+        cwd=home,
+        env={**display.env(), "HOME": str(home)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def click(x: int, y: int) -> np.ndarray:
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"],
+                       env=display.env(), check=True)  # fmt: skip
+        time.sleep(0.5)
+        return settled(display)
+
+    def element(text: str, kind: str = "") -> Element:
+        """The element of `kind` whose text starts so, once it is drawn (Tk shows a window
+        blank for a moment first)."""
+        deadline = time.monotonic() + 20
+        while True:
+            screen = parse(settled(display))
+            found = [e for e in screen.elements
+                     if e.text.startswith(text) and e.kind == (kind or e.kind)]  # fmt: skip
+            if found or time.monotonic() > deadline:
+                assert found, (text, kind, sorted(kinds(screen).items()))
+                return found[0]
+            time.sleep(0.5)
+
+    def show(tab: str = "", point: tuple[int, int] | None = None) -> np.ndarray:
+        return click(*(point or element(tab, "tab").box.center))
+
+    try:
+        click(*element("Options", "menu").box.center)
+        click(*element("Configure").box.center)  # OCR may read "IDLE" as "!DLE"
+        yield show
+    finally:
+        program.terminate()
+        program.wait(timeout=10)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_idle_settings_tk_toggles_and_small_entries(idle_settings) -> None:  # noqa: ANN001
+    windows = parse(idle_settings("Windows"))
+    seen = kinds(windows)
+    assert {t: seen.get(t) for t in ("Open Edit Window", "Open Shell Window")} == {
+        "Open Edit Window": "radio",
+        "Open Shell Window": "radio",
+    }  # diamonds, the filled one selected
+    assert not on(windows, "Open Edit Window") and on(windows, "Open Shell Window")
+    assert on(windows, "Cursor blink") and on(windows, "Bell on Mismatch")  # filled squares
+    fields = {e.name: e.text for e in windows.elements if e.kind == "input"}
+    assert fields.get("Width") == "80" and fields.get("Height") == "40"  # values at the frame
+
+    shell = parse(idle_settings("Shell/Ed"))
+    assert on(shell, "Prompt to Save") and not on(shell, "No Prompt")
+    assert [e.text for e in shell.elements if e.kind == "input" and "Squeeze" in e.name] == [
+        "50"
+    ]  # the value selected: a block and the rest of the field, one field
+    (box,) = [e for e in shell.elements if e.kind == "checkbox"]
+    assert box.name == "Show line numbers in new windows" and "checked" not in box.state
+    ticked = parse(idle_settings(point=box.box.center))
+    assert [("checked" in e.state) for e in ticked.elements if e.kind == "checkbox"] == [True]
+
+
+def test_idle_settings_toggles_survive_an_incremental_parse(idle_settings) -> None:  # noqa: ANN001
+    """One parser through the tabs, reading only what changed, finds the toggles a fresh parse
+    of each frame finds (OCR on a crop reads a line over the check box at its end, or a
+    diamond as "2", where it read the whole frame otherwise)."""
+    frames = [idle_settings(tab) for tab in ("Fonts", "Windows", "Shell/Ed", "Highlights")]
+    warm = ScreenParser()
+    parse(frames[0], warm)
+
+    def toggles(screen: Screen) -> set[tuple[str, str, bool]]:
+        return {
+            (e.kind, e.text or e.name, "checked" in e.state)
+            for e in screen.elements
+            if e.kind in ("checkbox", "radio") and e.box.y > 130  # the tab's page
+        }
+
+    for pixels in frames[1:]:
+        incremental = parse(pixels, warm)
+        assert warm.last.regions  # read again only where the tab changed
+        assert toggles(incremental) == toggles(parse(pixels))
+
+
+# ---- an editor's selection -------------------------------------------------------------------
+
+
+def test_lines_an_editor_selected_are_text(display, tmp_path: Path) -> None:  # noqa: ANN001
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Status: draft\nOwner: Kim\n")  # a band two lines tall, a control's height
+    editor = subprocess.Popen(
+        ["mousepad", str(notes)],
+        env={**display.env(), "GTK_THEME": "Adwaita", "NO_AT_BRIDGE": "1", "HOME": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        settled(display)
+        subprocess.run(  # a click gives the window the keyboard (there is no window manager)
+            ["xdotool", "mousemove", "300", "200", "click", "1", "key", "ctrl+a"],
+            env=display.env(),
+            check=True,
+        )
+        time.sleep(0.5)
+        screen = parse(settled(display))
+    finally:
+        editor.terminate()
+        editor.wait(timeout=10)
+    menus = [e for e in screen.elements if e.kind == "menu"]
+    assert {"File", "Edit", "Help"} <= {e.text for e in menus}  # the menu bar, and only it
+    assert max(e.box.bottom for e in menus) < min(
+        e.box.y for e in screen.elements if e.text.startswith(("Status", "Owner"))
+    )
+    words = {e.text: e.kind for e in screen.elements if e.box.y > menus[0].box.bottom + 30}
+    assert {"draft", "Kim"} & set(words), words
+    assert {kind for text, kind in words.items() if text} <= {"text", "container"}, words
