@@ -21,7 +21,13 @@ from rapidfuzz import fuzz
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation
 from clickwright.agent.executor import CHANGE
-from clickwright.agent.grounding import FIELD_KINDS, fields, normalize, text_similarity
+from clickwright.agent.grounding import (
+    FIELD_KINDS,
+    fields,
+    normalize,
+    text_lines,
+    text_similarity,
+)
 from clickwright.agent.lexicon import lexicon
 from clickwright.errors import StepFailed
 from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
@@ -57,7 +63,7 @@ def _shows(screen: Screen, text: str) -> bool:
     wanted = [normalize(line) for line in text.splitlines() if normalize(line)][:8]
     if not wanted:
         return False
-    seen = [" ".join(normalize(e.text) for e in row) for row in _lines(screen, kinds=None)]
+    seen = [" ".join(normalize(e.text) for e in row) for row in text_lines(screen)]
     found = sum(
         1 for line in wanted if any(line in t or text_similarity(line, t) >= 80 for t in seen)
     )
@@ -244,7 +250,7 @@ def _occurrence(actor: OfflineActor, words: str, unlike: str = "") -> tuple[Elem
         return None
     pattern = re.compile(rf"(?<![\w@.-]){re.escape(wanted)}(?![\w@-])")
     screen = actor.screen
-    for line in _lines(screen):
+    for line in text_lines(screen, TEXT_KINDS):
         line = [e for e in line if normalize(e.text)]
         text = " ".join(normalize(e.text) for e in line)
         if m := pattern.search(text):
@@ -268,21 +274,6 @@ def _occurrence(actor: OfflineActor, words: str, unlike: str = "") -> tuple[Elem
             if pattern.search(text):
                 return Element(area.id, read.box, "text", read.text), _part(read.box, text, pattern)
     return None
-
-
-def _lines(screen: Screen, kinds: tuple[str, ...] | None = TEXT_KINDS) -> list[list[Element]]:
-    """The screen's texts (of `kinds`; None: any) grouped into lines (their middles within half
-    a height), each left to right."""
-    texts = sorted((e for e in screen.elements if (kinds is None or e.kind in kinds)
-                    and e.text.strip() and e.kind != "container"),
-                   key=lambda e: (e.box.center[1], e.box.x))  # fmt: skip
-    lines: list[list[Element]] = []
-    for element in texts:
-        if lines and abs(lines[-1][0].box.center[1] - element.box.center[1]) < element.box.h / 2:
-            lines[-1].append(element)
-        else:
-            lines.append([element])
-    return [sorted(line, key=lambda e: e.box.x) for line in lines]
 
 
 def _located(line: list[Element], m: re.Match[str]) -> tuple[Element, Box]:

@@ -380,3 +380,19 @@ def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
         return (2, _distance(scope, box))
 
     return sorted(candidates, key=lambda c: (*place(c), -c.score))
+
+
+def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[list[Element]]:
+    """The screen's texts (of `kinds`; None: any but containers) in lines across it (their
+    middles within half a height), each left to right: what a person reads as one line or one
+    row of a table."""
+    texts = sorted((e for e in screen.elements if (kinds is None or e.kind in kinds)
+                    and e.text.strip() and e.kind != "container"),
+                   key=lambda e: (e.box.center[1], e.box.x))  # fmt: skip
+    lines: list[list[Element]] = []
+    for element in texts:
+        if lines and abs(lines[-1][0].box.center[1] - element.box.center[1]) < element.box.h / 2:
+            lines[-1].append(element)
+        else:
+            lines.append([element])
+    return [sorted(line, key=lambda e: e.box.x) for line in lines]

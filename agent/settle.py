@@ -29,6 +29,7 @@ from clickwright.agent.grounding import (
     normalize,
     rank,
     shows_words,
+    text_lines,
     text_similarity,
     unseen_sliders,
 )
@@ -768,7 +769,7 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
     rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x))
-            for band in _rows(screen)]  # fmt: skip
+            for band in text_lines(screen)]  # fmt: skip
     rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]
     rows.sort(key=lambda r: -r[0])
     if not rows or rows[0][0] < 2:
@@ -777,19 +778,6 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
     boxes = {(e.box.y, e.box.bottom) for _, e in best}
     same_row = all(abs(e.box.center[1] - best[0][1].box.center[1]) < e.box.h / 2 for _, e in best)
     return best[0][1] if len(boxes) == 1 or same_row else None
-
-
-def _rows(screen: Screen) -> list[list[Element]]:
-    """The screen's texts in bands across it (their middles within half a height)."""
-    texts = sorted((e for e in screen.elements if e.text.strip() and e.kind != "container"),
-                   key=lambda e: e.box.center[1])  # fmt: skip
-    rows: list[list[Element]] = []
-    for element in texts:
-        if rows and abs(rows[-1][0].box.center[1] - element.box.center[1]) < element.box.h / 2:
-            rows[-1].append(element)
-        else:
-            rows.append([element])
-    return rows
 
 
 def _labelled_box(screen: Screen, words: str) -> bool:
