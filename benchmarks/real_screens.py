@@ -110,6 +110,8 @@ PROGRAMS: dict[str, list[str]] = {
     "gtk-demo-spin": ["gtk3-demo", "--run=spinbutton"],
     "gtk-demo-scale": ["gtk3-demo", "--run=scale"],
     "gtk-demo-header": ["gtk3-demo", "--run=headerbar"],
+    # added by the fourth pass: a column of check buttons beside a column of radio buttons
+    "gtk-toggles": ["/usr/bin/python3", str(ROOT / "tests" / "fixtures" / "gtk_toggles.py")],
     # held-out: not looked at while tuning
     "held-gtk-list": [
         "zenity", "--list", "--title=Tasks", "--text=Pick a task", "--width=460",
@@ -136,8 +138,8 @@ PROGRAMS: dict[str, list[str]] = {
 }  # fmt: skip
 OPEN_MENU = {"gtk-combo-open": ("combo", ""), "held-gtk-editor-menu": ("menu", "Edit")}
 REAL_PAGES = (
-    "web-mail", "web-settings", "web-files", "web-docs", "web-tracker", "held-web-shop",
-    "held-web-admin",
+    "web-mail", "web-settings", "web-files", "web-docs", "web-tracker", "web-options",
+    "held-web-shop", "held-web-admin",
 )  # fmt: skip
 HELD_OUT = frozenset(n for n in (*PROGRAMS, *REAL_PAGES) if n.startswith("held-"))  # README
 FILES = {

@@ -881,7 +881,7 @@ REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
         '<table role="listbox"><tr><th></th><th>Id</th><th>Task</th><th>Owner</th><th></th></tr>'
         + "".join(
             f'<tr role="row"{" class=sel" * (i == 1)}><td><input type="checkbox"'
-            f'{" checked" * (i == 1)}></td><td>{n}</td><td>{t}</td><td>{o}</td><td>'
+            f"{' checked' * (i == 1)}></td><td>{n}</td><td>{t}</td><td>{o}</td><td>"
             + icon_button("edit")
             + icon_button("delete")
             + "</td></tr>"
@@ -896,6 +896,36 @@ REAL_PAGES_HTML: dict[str, tuple[str, str]] = {
         )
         + '</table><p class="pages"><a href="#">Previous</a> <a href="#">1</a> <a href="#">2</a>'
         ' <a href="#">Next</a></p></div>',
+    ),
+    # added by the fourth pass (its own dev screen): two columns of options side by side in a
+    # panel, a check box and a radio on each line, each with its label
+    "web-options": (
+        "light",
+        """<div class="small"><h3>Notifications</h3>
+<div style="display:flex;gap:60px;width:380px;padding:0 14px;border:1px solid #ccc;
+background:#f6f6f6"><div><p><b>Tell me about</b></p>"""
+        + "".join(
+            f'<div class="row"><label><input type="checkbox"{" checked" * on}>{name}</label></div>'
+            for name, on in (
+                ("New comments", True),
+                ("Mentions", True),
+                ("Weekly summary", False),
+                ("Product news", False),
+            )
+        )
+        + "</div><div><p><b>Send them by</b></p>"
+        + "".join(
+            f'<div class="row"><label><input type="radio" name="by"{" checked" * on}>{name}'
+            "</label></div>"
+            for name, on in (
+                ("Email", False),
+                ("Push", True),
+                ("Email and push", False),
+                ("Nothing", False),
+            )
+        )
+        + """</div></div><p>Quiet hours keep alerts until the morning.</p>
+<div class="row"><button>Save</button> <button>Cancel</button></div></div>""",
     ),
 }
 

@@ -257,9 +257,9 @@ def _beside(a: Box, b: Box) -> bool:
 
 
 def _is_row(widget: Widget, rows: list[Element]) -> bool:
-    """A field, button or cell that is one of the rows found (a selected row drawn like a
-    field, a one-column table's cell): the row stands for it."""
-    return widget.kind in ("input", "button", "combo", "list_item") and any(
+    """A field, button, cell or band that is one of the rows found (a selected row drawn like a
+    field or as a highlight's band, a one-column table's cell): the row stands for it."""
+    return widget.kind in ("input", "button", "combo", "list_item", "container") and any(
         widget.box.iou(r.box) >= 0.5 for r in rows
     )
 
@@ -585,6 +585,8 @@ def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
     box = widget.box
     if widget.kind != "container" or box.w > TILE_MAX[0] or box.h > TILE_MAX[1]:
         return widget
+    if "selected" in widget.state:
+        return widget  # a selection's band, a word or a line an editor selected
     held = [t for t in texts if box.contains(t.box, slack=2)]
     if not held or sum(len(t.text.split()) for t in held) > 4:
         return widget

@@ -36,6 +36,7 @@ HOSTS = ("input", "combo", "button", "tab", "list_item")  # texts inside these a
 LEADS = ("checkbox", "radio", "icon")  # textless widgets that can start a row
 TOGGLES = ("checkbox", "radio")
 HIGHLIGHT = 60  # spread of a colour's channels from which it is a highlight, not grey
+LABEL_GAP = (4, 0.4)  # px, and toggle widths: the most a check button's label starts after it
 BAND_RATIO = 2.5  # a box this many times wider than tall may be a band across a list
 GAP = 1.5  # one step of a run may be this many pitches long (a separator between groups)
 TREE_INDENT = 3  # pitches: how far left of a run's column a tree's parent rows may start
@@ -173,7 +174,7 @@ def _run_rows(
     cells = [c for c in cells if not any(c is o for o in others)]
     rows: list[_Row] = []
     toggled: list[bool] = []  # per row: whether it holds a check box or radio
-    options = True  # every row one check box or radio and its one label
+    options = True  # every row check boxes or radios that their labels follow closely
     listed = 0  # rows of the run's own lines
     grid = _on_grid(run, pitch, cells)
     for first in run + grid:
@@ -211,9 +212,12 @@ def _run_rows(
         highlighted = _saturated(commonest_colour(pixels[top:bottom, left:right][::2, ::4]))
         listed += first not in grid
         if first not in grid and not highlighted:  # (a check box on a highlight may be missed)
-            toggles = sum(c.toggle for c in held)
-            toggled.append(toggles > 0)
-            options &= toggles == 1 and len(words) <= 1
+            toggles = [c.box for c in held if c.toggle]
+            toggled.append(bool(toggles))
+            options &= bool(toggles) and (
+                (len(toggles) == 1 and len(words) <= 1)
+                or all(_labelled(pixels, t, box) for t in toggles)
+            )
         score = min([c.score for c in words] or [first.score])
         element = Element(
             id=0, box=box, kind="list_item", source="merged", score=score, interactive=True
@@ -226,6 +230,20 @@ def _run_rows(
     if options or 2 * sum(toggled) >= len(toggled) > sum(toggled):
         return []  # a column of options, or a form's lines (half or more with a check box)
     return _without_header(pixels, _spanned(rows))
+
+
+def _labelled(pixels: np.ndarray, toggle: Box, row: Box) -> bool:
+    """Ink starts right after the toggle, as a check button's own label does (a list's check
+    box column leaves a cell's padding before the next column: a mail list's 7 px at 13 px,
+    a GTK tree's 15)."""
+    top, bottom = toggle.y + toggle.h // 4, toggle.bottom - toggle.h // 4
+    reach = max(LABEL_GAP[0], round(LABEL_GAP[1] * toggle.w))
+    strip = pixels[top:bottom, toggle.right + 1 : min(row.right, toggle.right + 1 + reach)]
+    if strip.size == 0:
+        return False
+    background = commonest_colour(pixels[row.y : row.bottom, row.x : row.right][::2, ::4])
+    ink = np.abs(strip.astype(np.int16) - background).sum(axis=2) > SELECTED
+    return bool(ink.any())
 
 
 def _spanned(rows: list[_Row]) -> list[_Row]:

@@ -49,6 +49,7 @@ _SQUARE = np.ones((3, 3), np.uint8)
 _CORNER = np.ones((2, 2), np.uint8)
 _CONTROLS = ("button", "input", "combo")
 _CHECKED = frozenset({"checked"})
+_SELECTED = frozenset({"selected"})
 TOGGLES = ("checkbox", "radio")
 _SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 
@@ -56,7 +57,7 @@ _SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 @dataclass(frozen=True)
 class Widget:
     """A control seen in the pixels; `state` holds "checked" for a checked box or radio and
-    "selected" for the current tab."""
+    "selected" for the current tab and for a selection's band."""
 
     box: Box
     kind: ElementKind
@@ -228,9 +229,10 @@ class _Region:
         box = self._outer_box()
         # A field is never filled with an accent colour: such a band is a selection (lines an
         # editor selected, a list's selected row), whose texts are no field's value.
-        field: ElementKind = "container" if self._coloured() else "input"
+        band = self._coloured()
+        field = Widget(box, "container", 0.6, _SELECTED) if band else Widget(box, "input", 0.75)
         if columns.size == 0:
-            return Widget(box, "button", 0.4) if shaded else Widget(box, field, 0.6)
+            return Widget(box, "button", 0.4) if shaded else replace(field, score=0.6)
         if self._ends_with_arrow(columns):
             return Widget(box, "combo", 0.75)
         left, right = int(columns[0]), self.w - 1 - int(columns[-1])
@@ -238,7 +240,7 @@ class _Region:
             return Widget(box, "button", 0.85 if shaded else 0.7)
         if shaded:
             return Widget(box, "button", 0.5)
-        return Widget(box, field, 0.75)
+        return field
 
     def _ends_with_arrow(self, columns: np.ndarray) -> bool:
         """A small glyph, wider than tall, alone at the right end: a drop-down arrow. It may
@@ -291,7 +293,7 @@ class _Region:
             self.y + pane_top - outer.y,
         )
         pane = Box(outer.x, self.y + pane_top, outer.w, outer.bottom - self.y - pane_top)
-        return [Widget(pane, "container", 0.85), Widget(tab, "tab", 0.8, frozenset({"selected"}))]
+        return [Widget(pane, "container", 0.85), Widget(tab, "tab", 0.8, _SELECTED)]
 
     def _bands(self) -> tuple[int, int, int, int]:
         """Edge band widths beyond the top, left, bottom and right sides, measured mid-side.

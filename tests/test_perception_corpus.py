@@ -246,3 +246,37 @@ def test_lines_an_editor_selected_are_text(display, tmp_path: Path) -> None:  # 
     words = {e.text: e.kind for e in screen.elements if e.box.y > menus[0].box.bottom + 30}
     assert {"draft", "Kim"} & set(words), words
     assert {kind for text, kind in words.items() if text} <= {"text", "container"}, words
+
+
+# ---- options in two columns (the held-out check boxes and radios lost by list rows) ----------
+
+
+def test_two_columns_of_gtk_options_are_toggles_not_list_rows(display) -> None:  # noqa: ANN001
+    """A column of check buttons beside a column of radio buttons makes lines of two options:
+    no list's rows, so each toggle takes its label (clicked, the label toggles it too)."""
+    fixture = Path(__file__).parent / "fixtures" / "gtk_toggles.py"
+    if subprocess.run(["/usr/bin/python3", "-c", "import gi"], capture_output=True).returncode:
+        pytest.skip("the system Python has no PyGObject (Debian package python3-gi)")
+    window = subprocess.Popen(
+        ["/usr/bin/python3", str(fixture)],
+        env={**display.env(), "GTK_THEME": "Adwaita", "NO_AT_BRIDGE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        screen = parse(settled(display))
+    finally:
+        window.terminate()
+        window.wait(timeout=10)
+    assert not [e for e in screen.elements if e.kind == "list_item"]
+    toggles = {e.text: e for e in screen.elements if e.kind in ("checkbox", "radio")}
+    wanted = {
+        "Show hidden files": ("checkbox", True),
+        "Sort folders first": ("checkbox", False),
+        "Check spelling": ("checkbox", False),
+        "Small icons": ("radio", False),
+        "Large icons": ("radio", True),
+        "List view": ("radio", False),
+    }
+    assert {t: (toggles[t].kind, "checked" in toggles[t].state) for t in wanted} == wanted
+    assert all(toggles[t].box.w > 3 * toggles[t].box.h for t in wanted)  # the label's width
