@@ -179,7 +179,8 @@ def fuse(
     parts.extend(_widget_element(w) for w in widgets if w.kind in CONTAINERS)
     outside = [t for t in free if not any(r.box.contains_point(*t.box.center) for r in rows)]
     navigation = {id(outside[i]) for i in nav_bar(outside) if id(outside[i]) not in menus}
-    parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation) for t in free)
+    strips = _tab_strips(bars, [w.box for w in widgets if w.kind == "container"], free)
+    parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation, strips) for t in free)
     return numbered(parts + _opened([_row_text(row, parts) for row in rows], parts))
 
 
@@ -519,31 +520,58 @@ def _label_key(text: str) -> str:
 
 
 def _free_text(
-    text: TextBox, bars: list[Box], title: str | None = None, navigation: bool = False
+    text: TextBox,
+    bars: list[Box],
+    title: str | None = None,
+    navigation: bool = False,
+    strips: Sequence[Box] = (),
 ) -> Element:
     """A text on its own; in a menu bar (`title`: its spelling there) or a toolbar it is an
-    item to click, not a caption, and in a navigation bar a link."""
-    if navigation:
+    item to click, not a caption, on a notebook's tab strip a tab, and in a navigation bar a
+    link."""
+
+    def on(boxes: Sequence[Box]) -> bool:
+        return any(box.contains_point(*text.box.center) for box in boxes)
+
+    kind = (
+        "menu" if title is not None
+        else "tab" if on(strips)
+        else "link" if navigation
+        else "menu" if on(bars)
+        else "text"
+    )  # fmt: skip
+    if kind == "text":
         return Element(
-            id=0,
-            box=text.box,
-            kind="link",
-            text=text.text,
-            source="merged",
-            score=text.score,
-            interactive=True,
+            id=0, box=text.box, kind="text", text=text.text, source="ocr", score=text.score
         )
-    if title is not None or any(bar.contains_point(*text.box.center) for bar in bars):
-        return Element(
-            id=0,
-            box=text.box,
-            kind="menu",
-            text=title or text.text,
-            source="merged",
-            score=text.score,
-            interactive=True,
+    return Element(
+        id=0,
+        box=text.box,
+        kind=kind,
+        text=title or text.text,
+        source="merged",
+        score=text.score,
+        interactive=True,
+    )
+
+
+def _tab_strips(bars: list[Box], containers: list[Box], texts: list[TextBox]) -> list[Box]:
+    """Bars holding three words or more and lying flush on top of a pane as wide as they are
+    or wider: a notebook's tab strip, whose tabs but the current one are words drawn flat on
+    it (a title bar holds one, a calendar's header two)."""
+    return [
+        bar
+        for bar in bars
+        if sum(not is_glyph(t.text) and bar.contains_point(*t.box.center) for t in texts) >= 3
+        and any(
+            pane != bar
+            and abs(pane.y - bar.bottom) <= 3
+            and pane.x <= bar.x + 3
+            and pane.right >= bar.right - 3
+            and pane.h >= 2 * bar.h
+            for pane in containers
         )
-    return Element(id=0, box=text.box, kind="text", text=text.text, source="ocr", score=text.score)
+    ]
 
 
 def _stacked(texts: list[TextBox]) -> bool:

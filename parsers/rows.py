@@ -88,7 +88,8 @@ def find_rows(pixels: np.ndarray, texts: list[TextBox], widgets: list[Widget]) -
     columns = _columns(cells)
     for column in columns:
         for run in _runs(column):
-            rows.extend(_run_rows(pixels, run, cells, fields, columns))
+            if not _skips_lines(run, cells):
+                rows.extend(_run_rows(pixels, run, cells, fields, columns))
     kept = _distinct(rows)
     return _mark_selected(pixels, kept)
 
@@ -150,6 +151,18 @@ def _runs(column: list[_Cell]) -> list[list[_Cell]]:
             run, pitch, gapped = [cell], 0.0, False
     runs.append(run)
     return [r for r in runs if len(r) >= MIN_ROWS and not _paragraph(r)]
+
+
+def _skips_lines(run: list[_Cell], cells: list[_Cell]) -> bool:
+    """A text between two of the run's lines, starting about where they do: the run takes
+    every other line of a text (OCR read an editor's monospaced words apart, so its lines
+    start at jittering x), no list's rows, which have nothing between them."""
+    for above, below in zip(run, run[1:], strict=False):
+        for cell in cells:
+            between = above.box.bottom <= cell.middle <= below.box.y
+            if cell.text and between and abs(cell.box.x - above.box.x) <= 3 * ALIGN:
+                return True
+    return False
 
 
 def _paragraph(run: list[_Cell]) -> bool:

@@ -945,14 +945,17 @@ def _flush(left: Box, right: Box) -> bool:
 
 
 def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
-    """Buttons in an unbroken row with the current tab, bottoms level with it, are tabs too."""
+    """Buttons in an unbroken row with the current tab, bottoms level with it, are tabs too
+    (their outlines a few pixels apart, more at 200 %)."""
     result = list(widgets)
     tabs = [w for w in result if w.kind == "tab"]
     while tabs:
         tab = tabs.pop()
+        slack = max(3, tab.box.h // 8)
         for index, widget in enumerate(result):
             touching = (
-                -3 <= widget.box.x - tab.box.right <= 3 or -3 <= tab.box.x - widget.box.right <= 3
+                -slack <= widget.box.x - tab.box.right <= slack
+                or -slack <= tab.box.x - widget.box.right <= slack
             )
             if (
                 widget.kind == "button"

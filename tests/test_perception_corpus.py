@@ -37,7 +37,7 @@ CHROMIUM = (
     "--disable-component-update", "--disable-sync", "--password-store=basic",
     "--start-maximized",
 )  # fmt: skip
-# page -> (buttons, texts, drop-downs, toggles and whether each is on)
+# page -> (buttons, texts, drop-downs, toggles and whether each is on); tabs apart
 PAGES = {
     "tasks/web/signup.html": (
         {"Sign up"},
@@ -63,7 +63,9 @@ PAGES = {
         {"English"},
         {"Dark mode": False, "Email notifications": True},
     ),
+    "tasks/web/tabs.html": ({"Redeem"}, {"Account", "Redeem code"}, set(), {}),
 }
+TABS = {"tasks/web/tabs.html": {"General", "Billing", "Security", "Notifications"}}
 
 
 def parse(pixels: np.ndarray, parser: ScreenParser | None = None) -> Screen:
@@ -115,6 +117,8 @@ def test_corpus_pages_buttons_are_buttons_and_headings_text(
     assert {t: seen.get(t) for t in texts} == dict.fromkeys(texts, "text")
     assert {t: seen.get(t) for t in drop_downs} == dict.fromkeys(drop_downs, "combo")
     assert {t: on(screen, t) for t in toggles} == toggles
+    tabs = TABS.get(page, set())
+    assert {t: seen.get(t) for t in tabs} == dict.fromkeys(tabs, "tab")  # 4 px apart at 200 %
 
 
 # ---- IDLE's Settings dialog (Tk's own theme) --------------------------------------------------
