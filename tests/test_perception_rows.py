@@ -214,3 +214,17 @@ def test_a_browser_window_without_its_page_says_how_to_get_it() -> None:
     assert "--force-renderer-accessibility" in _browser_without_page([frame])
     page = A11yNode("document web", "container", "Inbox", Box(0, 0, 800, 600), depth=6)
     assert _browser_without_page([frame, page]) == ""
+
+
+def test_an_editors_lines_are_no_list(engine) -> None:
+    """OCR reads a monospaced editor's words apart, so its lines start at jittering x and a
+    steady run takes every other line: no list's rows, which have nothing between them."""
+    screen = parse(engine, "gtk_mousepad_lines.png")
+    assert not rows(screen)
+    assert {"Call", "Grace", "Friday."} <= {e.text for e in screen.elements if e.kind == "text"}
+
+
+def test_a_gtk_notebooks_flat_tabs_are_tabs(engine) -> None:
+    screen = parse(engine, "gtk_demo_notebook.png")
+    tabs = {e.text for e in screen.elements if e.kind == "tab" and e.interactive}
+    assert {"Source", "application.ui", "menus.ui", "application.c"} <= tabs  # not links
