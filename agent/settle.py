@@ -521,6 +521,9 @@ def _label(step: Step, screen: Screen) -> Settled:
     in_row = [b for b in _buttons(screen, label)]
     if len(in_row) > 1:
         return Settled([replace(click, scope=row)], f"the '{label}' beside '{row}'")
+    shown = shows_words(screen, row)
+    if shown is None or shown.kind not in ("list_item", "icon", "link"):
+        return Settled([click], f"'{label}' does it")  # "send the 50": no row to pick first
     pick = Step("click", step.clause, target=row)
     return Settled([pick, click], f"'{row}' first, then '{label}'")
 

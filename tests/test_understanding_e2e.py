@@ -224,7 +224,7 @@ def test_an_editors_text_is_changed_exactly_and_read_back(world):
     saved = (world.home / "colors.txt").read_text().rstrip("\n")
     assert saved == "Colours\ngreen car\nblue sky\nthe end", got.said
     run_dir = Path(got.said["run_dir"])
-    actions = [json.loads(line)["action"] for line in (run_dir / "steps.jsonl").open()]
+    actions = [json.loads(line).get("action") for line in (run_dir / "steps.jsonl").open()]
     assert any(a and a.get("paste") for a in actions)  # one exact paste, no OCR guessing
 
 
