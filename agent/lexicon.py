@@ -8,6 +8,7 @@ line up, whatever the spacing or letter case.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import tomllib
 from collections.abc import Sequence
@@ -217,10 +218,9 @@ class Lexicon:
     def number(self, word: str) -> float | None:
         """A number written in digits or as a word ("twelve", "thirty"); None otherwise."""
         word = word.lower().strip()
-        try:
-            return float(word.replace(",", "")) if word else None
-        except ValueError:
-            pass
+        if re.fullmatch(r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", word):
+            value = float(word.replace(",", ""))
+            return value if math.isfinite(value) else None  # not "nan", "inf", "1e999"
         if word in self.numbers:
             return float(self.numbers[word])
         if "-" in word:  # "twenty-one"

@@ -7,6 +7,8 @@ from dataclasses import replace
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clickwright.agent.clauses import Step, clauses
 from clickwright.agent.interpreter import interpret
@@ -232,3 +234,21 @@ def test_values_are_told_apart_by_their_patterns():
     assert lex.value_kind("4821") == "number" and lex.value_kind("$9") == "money"
     assert lex.value_kind("Oslo") is None
     assert lex.number("thirty") == 30 and lex.number("twenty-one") == 21
+
+
+_WORDS = ["click", "type", "into", "the", "and", "then", "save", "as", "in", "line", "first",
+          "Name", "41", ":", ",", "(", ")", "*", "x", "to", "from", "change", "delete", "lines",
+          "cell", "B3", "select", "all", "I", "want", "don't", "no", "yes", "use", "Find",
+          "Replace", "search", "for", "scroll", "until", "see", "press", "Next", "of", "price",
+          "make", "wide", "power", "convert", "km", "'", '"', "sort", "by", "close", "fill",
+          "form", "set", "%", "15%", "2.5", "-", "/", "=", "sqrt", "add", "more", "tick",
+          "every", "put", "top", "end", "it", "remind", "NAN", "inf", "1e999"]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.text(max_size=4)), min_size=1, max_size=12))
+def test_no_task_text_crashes_the_reader(words):
+    try:
+        interpret(" ".join(words))
+    except TaskError:
+        pass
