@@ -631,18 +631,22 @@ class OfflineActor:
         where: str | None = None,
         kind: str | None = None,
         nth: int | None = None,
+        found: Callable[[], bool] | None = None,
     ) -> bool:
         """The target is not on screen: look for it as a person would, bounded in actions:
         open collapsed tree nodes, then the other tabs, then scroll down; `where` keeps to one
-        of these ("section", "tab", "list"). True once it shows."""
+        of these ("section", "tab", "list"). True once it shows (once `found` says so, where
+        the caller knows better: a control by its label)."""
 
         def shown() -> bool:
+            if found is not None:
+                return found()
             screen = self.screen
             if description:
-                found = self._candidates(screen, description, kind, nth)
-                return bool(found) and (
-                    not found[0].element.text
-                    or text_similarity(description, found[0].element.text) >= SHOWN_WELL
+                best = self._candidates(screen, description, kind, nth)
+                return bool(best) and (
+                    not best[0].element.text
+                    or text_similarity(description, best[0].element.text) >= SHOWN_WELL
                 )  # a word that only looks like it ('|cursor' for 'Cursor blink') is not it
             return shows_words(screen, description) is not None
 

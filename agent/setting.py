@@ -122,7 +122,10 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
             known = [f for f in known if f.element.kind == step.kind] or known
         if known:
             return max(known, key=lambda f: text_similarity(wanted, f.label))
-        if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(step, wanted):
+        labelled = lambda: bool(_labelled(actor.screen, wanted))  # noqa: E731
+        if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(
+            step, wanted, found=labelled
+        ):
             return None
     return None
 
