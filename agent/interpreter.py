@@ -463,6 +463,8 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     core, scope = reading.split_scope(clause)
     if scope is not None:
         return [_scoped(step, clause, scope) for step in _steps(core, after)]
+    if core != clause:  # a remark in brackets: "click Save (at the bottom)"
+        return [replace(step, clause=clause) for step in _steps(core, after)]
     if (read := reading.parse(clause, after=after)) is not None:
         return read
     try:

@@ -172,6 +172,13 @@ def split_scope(clause: str) -> tuple[str, str | None]:
     comma ("For the user @ana, click Follow") or a trailing one that names a kind of place
     ("… on the Windows tab", "… in the settings")."""
     lex = lexicon()
+    m = re.fullmatch(r"(.+?)\s*\(([^()]*[^\W\d_][^()]*)\)\s*", clause)  # "… (settings, a tab)"
+    if m is not None:
+        inside = [p.strip() for p in m[2].split(",") if p.strip()]
+        places = [p for p in inside if place(re.sub(r"^(?:in|on|under)\s+(?:the\s+)?", "", p))]
+        if places:
+            return m[1], re.sub(r"^(?:in|on|under)\s+(?:the\s+)?", "", places[-1])
+        return m[1], None  # a remark in brackets ("at the bottom") is no part of a name
     toks = tokens(clause)
     if len(toks) > 2 and toks[0].word in lex.scope_openers:
         comma = next((i for i, t in enumerate(toks) if t.word == ","), None)

@@ -135,6 +135,8 @@ CASES = [
     ("square root of 81", [S("compute", text="81 sqrt")]),
     ("23*19", [S("compute", text="23 * 19 =")]),
     ("What's 2 to the power of 10", [S("compute", text="2 ^ 10 =")]),
+    ("what is 4 * (2 + 3)", [S("compute", text="4 * ( 2 + 3 ) =")]),
+    ("click Save (at the bottom)", [S("click", "Save", soft=True)]),
     ("Convert 5 km to miles", [S("compute", text="5 km to miles")]),
     ("sort the table by price", [S("click", "price", kind="button")]),
     ("Fill in the contact form: name Lena Berg, email lena@berg.se",
