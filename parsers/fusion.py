@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from clickwright.parsers.links import nav_bar
-from clickwright.parsers.menus import menu_bar
+from clickwright.parsers.menus import lines_of, menu_bar
 from clickwright.parsers.widgets import Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
 
@@ -94,6 +94,7 @@ def fuse(
             inside.setdefault(host, []).append(text)
 
     parts: list[Element] = []
+    listed: list[Element] = []  # the lines of boxes holding a list, one item each
     toggles = [w for w in widgets if w.kind in TOGGLES]
     icons = [w.box for w in widgets if w.kind == "icon"]
     free = [t for t in free if not _is_toggle_glyph(t, toggles) and not _over_icons(t, icons)]
@@ -140,10 +141,13 @@ def fuse(
             contents = [t for t in contents if not (is_glyph(t.text) and t.box.x >= arrow)]
         name = names.get(index, "")
         in_rows = all(any(r.box.contains_point(*t.box.center) for r in rows) for t in contents)
-        if _stacked(contents) and (widget.kind in ("input", "list_item") or in_rows):
+        listing = widget.kind in ("input", "list_item") or in_rows or len(lines_of(contents)) >= 3
+        if _stacked(contents) and listing:  # (a box of three lines: a Tk option menu opened)
             items = [] if in_rows else contents  # the rows found are its items
-            listed = replace(widget, kind="input") if widget.kind == "button" else widget
-            parts.extend(_list_elements(listed, items, name))
+            as_list = replace(widget, kind="input") if widget.kind == "button" else widget
+            elements = _list_elements(as_list, items, name)
+            parts.extend(e for e in elements if e.kind != "list_item")
+            listed.extend(e for e in elements if e.kind == "list_item")
             free.extend(contents if in_rows else [])
             continue
         if buttons:  # a title bar: its title, and its window buttons
@@ -181,7 +185,8 @@ def fuse(
     navigation = {id(outside[i]) for i in nav_bar(outside) if id(outside[i]) not in menus}
     strips = _tab_strips(bars, [w.box for w in widgets if w.kind == "container"], free)
     parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation, strips) for t in free)
-    return numbered(parts + _opened([_row_text(row, parts) for row in rows], parts))
+    found = [_row_text(row, parts) for row in rows] + listed
+    return numbered(parts + _opened(found, parts))
 
 
 SCRIPT_SHARE = 0.8  # share of a frame's texts in other scripts above which a lone glyph is stray
@@ -609,14 +614,15 @@ TILE_MAX = (320, 200)  # px: the largest bordered box still taken for a button b
 
 def _as_tile_button(widget: Widget, texts: list[TextBox]) -> Widget:
     """A small bordered box holding one short label centred in it ("Click Me!" on two lines,
-    a tile) is a button, though too tall for a control row; a panel's text sits anywhere."""
+    a tile) is a button, though too tall for a control row; a panel's text sits anywhere, and
+    three lines or more are a list's (a Tk option menu opened)."""
     box = widget.box
     if widget.kind != "container" or box.w > TILE_MAX[0] or box.h > TILE_MAX[1]:
         return widget
     if "selected" in widget.state:
         return widget  # a selection's band, a word or a line an editor selected
     held = [t for t in texts if box.contains(t.box, slack=2)]
-    if not held or sum(len(t.text.split()) for t in held) > 4:
+    if not held or sum(len(t.text.split()) for t in held) > 4 or len(lines_of(held)) >= 3:
         return widget
     block = held[0].box
     for text in held[1:]:

@@ -35,6 +35,7 @@ FRAMED = (0.9, 0.6)  # share of its box's top and bottom, and of its sides, a re
 CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
 TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
+SAME_FACE = 4  # grey levels within which a control's face is the colour round it
 SHAPE_CONTRAST = 12  # grey levels (any channel) from the surroundings that are a toggle's shape
 ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px at 200 %)
 ICON_MARGIN = 4  # px added round an unframed icon's ink: the flat button it is drawn on
@@ -109,7 +110,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets += _knob_sliders(blobs, blob_stats, widgets)
     widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
     widgets.extend(_unframed_icons(frame, widgets))
-    return _fold_icon_contents(widgets)
+    return _icons_in_fields(_fold_icon_contents(widgets))
 
 
 def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:
@@ -236,11 +237,31 @@ class _Region:
         if self._ends_with_arrow(columns):
             return Widget(box, "combo", 0.75)
         left, right = int(columns[0]), self.w - 1 - int(columns[-1])
-        if left >= max(3, 0.05 * self.w) and abs(left - right) <= max(4, 0.12 * self.w):
+        centred = left >= max(3, 0.05 * self.w) and abs(left - right) <= max(4, 0.12 * self.w)
+        if centred and not (self._on_its_background() and self._value_and_icon(columns)):
             return Widget(box, "button", 0.85 if shaded else 0.7)
         if shaded:
             return Widget(box, "button", 0.5)
         return field
+
+    def _value_and_icon(self, columns: np.ndarray) -> bool:
+        """Ink from the left and a square icon alone at the right end (a time or date field's
+        picker, a search field's lens): a field's value and picture, no centred label."""
+        gaps = np.flatnonzero(np.diff(columns) > max(6, self.h // 3))
+        if gaps.size == 0:
+            return False
+        start, end = int(columns[gaps[-1] + 1]), int(columns[-1])
+        rows = np.flatnonzero(self.ink[:, start : end + 1].any(axis=1))
+        width, height = end - start + 1, int(rows[-1] - rows[0]) + 1
+        square = 0.75 <= width / height <= 1.33 and 0.3 * self.h <= height <= 0.8 * self.h
+        value = int(columns[0]) <= 0.15 * self.w and start - int(columns[gaps[-1]]) >= self.h
+        return square and value and self.w - 1 - end <= 1.2 * self.h
+
+    def _on_its_background(self) -> bool:
+        """The face is the colour just outside the control (a field drawn white on a white
+        page; a button's face stands out from it)."""
+        face = float(np.median(self.frame.gray[self.window][self.mask > 0]))
+        return abs(face - _outside(self.frame.gray, self._outer_box())) <= SAME_FACE
 
     def _ends_with_arrow(self, columns: np.ndarray) -> bool:
         """A small glyph, wider than tall, alone at the right end: a drop-down arrow. It may
@@ -648,6 +669,23 @@ def _fold_icon_contents(widgets: list[Widget]) -> list[Widget]:
     return [
         Widget(w.box, "icon", w.score, w.state, named[id(w)]) if id(w) in named else w
         for w in result
+    ]
+
+
+def _icons_in_fields(widgets: list[Widget]) -> list[Widget]:
+    """A "check box" or "radio" drawn at the right end of a field or button is a picture it
+    shows (a time field's clock, a title bar's window button), not a toggle of its own (one at
+    a row's start is the row's)."""
+    fields = [w.box for w in widgets if w.kind in _CONTROLS and w.box.w >= 2 * w.box.h]
+
+    def shown(toggle: Box) -> bool:
+        return any(
+            f.contains(toggle) and f.area >= 4 * toggle.area and f.right - toggle.right <= f.h
+            for f in fields
+        )
+
+    return [
+        Widget(w.box, "icon", 0.5) if w.kind in TOGGLES and shown(w.box) else w for w in widgets
     ]
 
 

@@ -66,6 +66,7 @@ PAGES = {
     "tasks/web/tabs.html": ({"Redeem"}, {"Account", "Redeem code"}, set(), {}),
 }
 TABS = {"tasks/web/tabs.html": {"General", "Billing", "Security", "Notifications"}}
+FIELDS = {"tasks/web/booking.html": {"Check-in date", "Arrival time", "Nights"}}  # by name
 
 
 def parse(pixels: np.ndarray, parser: ScreenParser | None = None) -> Screen:
@@ -119,6 +120,10 @@ def test_corpus_pages_buttons_are_buttons_and_headings_text(
     assert {t: on(screen, t) for t in toggles} == toggles
     tabs = TABS.get(page, set())
     assert {t: seen.get(t) for t in tabs} == dict.fromkeys(tabs, "tab")  # 4 px apart at 200 %
+    named = {e.name: e.kind for e in screen.elements if e.name}
+    fields = FIELDS.get(page, set())  # a time field's clock is its picture: no radio, no button
+    assert {f: named.get(f) for f in fields} == dict.fromkeys(fields, "input")
+    assert not [e for e in screen.elements if e.kind == "radio" and not e.text]
 
 
 # ---- IDLE's Settings dialog (Tk's own theme) --------------------------------------------------
@@ -185,6 +190,11 @@ def test_idle_settings_tk_toggles_and_small_entries(idle_settings) -> None:  # n
     assert on(windows, "Cursor blink") and on(windows, "Bell on Mismatch")  # filled squares
     fields = {e.name: e.text for e in windows.elements if e.kind == "input"}
     assert fields.get("Width") == "80" and fields.get("Height") == "40"  # values at the frame
+    (style,) = [e for e in windows.elements if e.kind == "combo" and e.text == "expression"]
+    opened = parse(idle_settings(point=style.box.center))  # a Tk option menu: a box of lines
+    items = [e.text for e in opened.elements if e.kind == "menuitem"]
+    assert "opener" in items and "parens" in items
+    idle_settings(point=style.box.center)  # closed again, as it was
 
     shell = parse(idle_settings("Shell/Ed"))
     assert on(shell, "Prompt to Save") and not on(shell, "No Prompt")
