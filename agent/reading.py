@@ -412,11 +412,15 @@ def _build(
 
 def _gives_values(words: str) -> bool:
     """Whether a form sentence's rest gives values: a name, a linking word ("with", "as",
-    "for"), a list, or a value of a known kind (a number, an e-mail address, a date)."""
+    "for"), a list, a denial ("without the newsletter") or a value of a known kind (a number,
+    an e-mail address, a date)."""
     lex = lexicon()
     if any(w[:1].isupper() for w in words.split()):  # a name: "Register Ada Lovelace"
         return True
-    return any(w in lex.linkers or w == "," or lex.value_kind(w) for w in words_of(words))
+    said = words_of(words)
+    if any(lex.longest(lex.negations, said, i) for i in range(len(said))):
+        return True
+    return any(w in lex.linkers or w == "," or lex.value_kind(w) for w in said)
 
 
 def is_pronoun(text: str) -> bool:

@@ -199,9 +199,11 @@ def _fill(words: str, screen: Screen) -> list[Step]:
                 continue
             option = _option(value, known, used)
             if option is not None:
-                steps.append(Step("click", words, target=option.label, kind=option.element.kind))
+                steps.append(_toggle(option, negated, words))
                 used.add(option.element.id)
                 continue
+            if negated:
+                continue  # "don't ask me …" names nothing to fill: no field gets its words
             guessed = _field_for_value(value, segment.linker, known, used)
             for field, part in guessed:
                 steps.append(_set_field(field, part))
@@ -210,11 +212,7 @@ def _fill(words: str, screen: Screen) -> list[Step]:
         field, before, after = found
         used.add(field.element.id)
         if field.element.kind in TOGGLE_KINDS:
-            if field.element.kind == "radio":
-                steps.append(Step("click", words, target=field.label, kind="radio"))
-            else:
-                verb = "uncheck" if negated else "check"
-                steps.append(Step(verb, words, target=field.label, kind=field.element.kind))
+            steps.append(_toggle(field, negated, words))
             continue
         value = after or before
         if not value:
@@ -222,6 +220,15 @@ def _fill(words: str, screen: Screen) -> list[Step]:
             continue
         steps.append(_set_field(field, value))
     return steps
+
+
+def _toggle(field: Field, negated: bool, words: str) -> Step:
+    """A radio is chosen; a check box is ticked, or left off when the words deny it ("no
+    newsletter")."""
+    if field.element.kind == "radio":
+        return Step("click", words, target=field.label, kind="radio")
+    verb = "uncheck" if negated else "check"
+    return Step(verb, words, target=field.label, kind=field.element.kind)
 
 
 def _segments(words: str) -> list[_Segment]:

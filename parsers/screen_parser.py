@@ -34,7 +34,7 @@ from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine
 from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.rows import find_rows
-from clickwright.parsers.widgets import Widget, detect_widgets
+from clickwright.parsers.widgets import FIELDS, Widget, detect_widgets, selection_block
 from clickwright.types import Box, Element, Frame, Screen
 
 log = logging.getLogger(__name__)
@@ -110,6 +110,9 @@ class ScreenParser:
         after_widgets = time.perf_counter()
         rows: list[Element] = []
         if "ocr" in self.sources and "widgets" in self.sources:
+            texts = _contained(
+                "selections", lambda: self._read_selections(pixels, texts, widgets), texts, failed
+            )
             rows = _contained("rows", lambda: find_rows(pixels, list(texts), widgets), [], failed)
         fused = _contained("fusion", lambda: fuse(list(texts), widgets, rows), None, failed)
         elements = fused if fused is not None else unfused(list(texts), widgets)
@@ -171,6 +174,43 @@ class ScreenParser:
             if np.array_equal(before[y : y + h, x : x + w], pixels[y : y + h, x : x + w]):
                 kept.append(text)
         return tuple(kept + fresh)
+
+
+    def _read_selections(
+        self, pixels: np.ndarray, texts: tuple[TextBox, ...], widgets: list[Widget]
+    ) -> tuple[TextBox, ...]:
+        """Fields whose value is partly or wholly selected are read again with the selection
+        drawn dark on light: OCR misreads a short value light on its block and the block's
+        edges (yad's selected spin box value "1" read as "H")."""
+        height, width = pixels.shape[:2]
+        for widget in widgets:
+            block = selection_block(pixels, widget.box) if widget.kind in FIELDS else None
+            if block is None:
+                continue
+            crop = crop_box(widget.box, (width, height))
+            shown = pixels[crop.y : crop.bottom, crop.x : crop.right].copy()
+            y, x = block.y - crop.y, block.x - crop.x
+            shown[y : y + block.h, x : x + block.w] = _dark_on_light(
+                pixels[block.y : block.bottom, block.x : block.right]
+            )
+            fresh = [
+                TextBox(t.box._replace(x=t.box.x + crop.x, y=t.box.y + crop.y), t.text, t.score)
+                for t in self.ocr.read(shown)
+            ]
+            texts = tuple(
+                [t for t in texts if not widget.box.contains_point(*t.box.center)]
+                + [t for t in fresh if widget.box.contains_point(*t.box.center)]
+            )
+        return texts
+
+
+def _dark_on_light(block: np.ndarray) -> np.ndarray:
+    """A selection's block redrawn as plain text: its fill white, its glyphs dark in
+    proportion to how far they are from the fill."""
+    fill = np.median(block.reshape(-1, 3), axis=0)
+    away = np.abs(block.astype(np.int16) - fill).max(axis=2)
+    ink = (away * 255 // max(1, int(away.max()))).astype(np.uint8)
+    return np.repeat((255 - ink)[:, :, None], 3, axis=2)
 
 
 def _contained(stage: str, call: Callable[[], _T], fallback: _T, failed: list[str]) -> _T:

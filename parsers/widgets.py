@@ -45,10 +45,15 @@ BAR_RATIO = 6  # a control this many times wider than tall is a bar whose items 
 LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
 SQUARE = 1.3  # an unnamed icon's ink may be this many times wider than tall
 ROUND_ICONS = frozenset({"info", "stop", "check", "help", "clock", "power"})  # radio look-alikes
+ACCENT = 60  # spread of a colour's channels (grey levels) from which it is an accent, not grey
+FIELD_FRAME = 3  # px of a field's box that are its outline (and focus ring), no value
+SELECTION_EDGE = 0.9  # share of a selection block's top and bottom rows that is its fill
+SELECTION_FILL = 0.5  # share of a selection block that is its fill (the rest its glyphs)
 
 _SQUARE = np.ones((3, 3), np.uint8)
 _CORNER = np.ones((2, 2), np.uint8)
 _CONTROLS = ("button", "input", "combo")
+FIELDS = ("input", "combo")  # controls that show a value one can select
 _CHECKED = frozenset({"checked"})
 _SELECTED = frozenset({"selected"})
 TOGGLES = ("checkbox", "radio")
@@ -497,8 +502,32 @@ def _accent(colours: np.ndarray) -> bool:
     """Mostly saturated colours (a checked toggle's blue), unlike black or grey text."""
     if colours.size == 0:
         return False
+    return float(np.median(_spread(colours))) > ACCENT
+
+
+def _spread(colours: np.ndarray) -> np.ndarray:
+    """Each colour's channel spread: how far it is from a grey."""
     colours = colours.astype(np.int16)
-    return float(np.median(colours.max(axis=1) - colours.min(axis=1))) > 60
+    return colours.max(axis=-1) - colours.min(axis=-1)
+
+
+def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
+    """The block of an accent colour a field draws behind the part of its value that is
+    selected (a spin box's value as it takes the focus), or None: its top and bottom rows all
+    fill, its glyphs on it, at least half the field's inside tall."""
+    inside = Box(field.x + FIELD_FRAME, field.y + FIELD_FRAME,
+                 field.w - 2 * FIELD_FRAME, field.h - 2 * FIELD_FRAME)  # fmt: skip
+    if min(inside.w, inside.h) < MIN_SIDE:
+        return None
+    fill = _spread(pixels[inside.y : inside.bottom, inside.x : inside.right]) > ACCENT
+    rows, columns = np.flatnonzero(fill.any(axis=1)), np.flatnonzero(fill.any(axis=0))
+    if rows.size < max(MIN_SIDE, inside.h / 2) or columns.size < MIN_SIDE:
+        return None
+    block = fill[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1]
+    edges = min(block[0].mean(), block[-1].mean())
+    if edges < SELECTION_EDGE or block.mean() < SELECTION_FILL or block.all():
+        return None
+    return Box(inside.x + int(columns[0]), inside.y + int(rows[0]), block.shape[1], block.shape[0])
 
 
 def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
@@ -559,6 +588,8 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
         bar = widget.box.w > BAR_RATIO * widget.box.h
         if widget.kind not in ("container", "list_item") and not bar:  # cells hold icons
             taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
+        elif widget.kind in FIELDS and (block := selection_block(frame.pixels, widget.box)):
+            taken[block.y : block.bottom, block.x : block.right] = True  # its value, selected
     blobs = []
     for label in candidates:
         bx, by, bw, bh = (int(v) for v in stats[label][:4])
@@ -839,9 +870,12 @@ def _join_combo_buttons(widgets: list[Widget]) -> list[Widget]:
 def _spin_buttons(widgets: list[Widget]) -> list[Widget]:
     """Two squares flush with each other, the first flush with a field, are a spin box's
     minus and plus buttons (named so when the plus's sign is known: "add"), never a checked
-    box, however large their frame; the field is a field, however narrow."""
+    box or a radio (a disabled minus's faint sign in a square 36 px wide), however large their
+    frame; the field is a field, however narrow."""
     squares = [
-        w for w in widgets if w.kind in ("button", "checkbox", "icon") and w.box.w <= 1.5 * w.box.h
+        w
+        for w in widgets
+        if w.kind in ("button", "icon") + TOGGLES and w.box.w <= 1.5 * w.box.h
     ]
     fields = [w for w in widgets if w.kind in _CONTROLS and w.box.w > 1.2 * w.box.h]
     next_square = _flush_after(squares, squares)

@@ -91,6 +91,20 @@ def test_values_without_a_label_go_by_what_they_are_and_the_word_before_them():
     ]
 
 
+def test_a_denied_phrase_that_names_no_field_fills_nothing():
+    choice = screen(
+        el(0, "text", "Size", (20, 20, 40, 20)),
+        el(1, "combo", "10", (70, 16, 60, 28)),
+        el(2, "checkbox", "Newsletter", (20, 60, 120, 20)),
+        el(3, "button", "Ok", (20, 100, 80, 30)),
+    )
+    with pytest.raises(StepFailed, match="names no field"):  # not "ask me" in the one choice
+        read("In the settings, don't ask me to save before running; press Ok", choice)
+    assert read("name Kim, no newsletter", SIGNUP)[-1] == ("uncheck", "Newsletter", None)
+    unticked = screen(el(0, "checkbox", "Newsletter", (20, 20, 120, 20)))
+    assert read("Sign up without newsletter", unticked)[0] == ("uncheck", "Newsletter", None)
+
+
 def test_a_full_name_is_split_over_first_and_last_name_fields():
     form = screen(
         el(0, "text", "First name", (20, 20, 80, 20)),
