@@ -175,7 +175,6 @@ class ScreenParser:
                 kept.append(text)
         return tuple(kept + fresh)
 
-
     def _read_selections(
         self, pixels: np.ndarray, texts: tuple[TextBox, ...], widgets: list[Widget]
     ) -> tuple[TextBox, ...]:

@@ -115,7 +115,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets += _knob_sliders(blobs, blob_stats, widgets)
     widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
     widgets.extend(_unframed_icons(frame, widgets))
-    return _icons_in_fields(_fold_icon_contents(widgets))
+    return _without_selected_values(frame, _icons_in_fields(_fold_icon_contents(widgets)))
 
 
 def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:
@@ -588,8 +588,6 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
         bar = widget.box.w > BAR_RATIO * widget.box.h
         if widget.kind not in ("container", "list_item") and not bar:  # cells hold icons
             taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
-        elif widget.kind in FIELDS and (block := selection_block(frame.pixels, widget.box)):
-            taken[block.y : block.bottom, block.x : block.right] = True  # its value, selected
     blobs = []
     for label in candidates:
         bx, by, bw, bh = (int(v) for v in stats[label][:4])
@@ -717,6 +715,23 @@ def _icons_in_fields(widgets: list[Widget]) -> list[Widget]:
 
     return [
         Widget(w.box, "icon", 0.5) if w.kind in TOGGLES and shown(w.box) else w for w in widgets
+    ]
+
+
+def _without_selected_values(frame: _Frame, widgets: list[Widget]) -> list[Widget]:
+    """What lies on the block a field draws behind its selected value is that value, no control
+    of its own: the block's fill between the glyphs passes for a filled check box, the block
+    with its glyphs for an icon."""
+    blocks = [
+        block
+        for w in widgets
+        if w.kind in FIELDS and (block := selection_block(frame.pixels, w.box)) is not None
+    ]
+    return [
+        w
+        for w in widgets
+        if w.kind in FIELDS
+        or not any(b.intersection(w.box) >= 0.5 * min(b.area, w.box.area) for b in blocks)
     ]
 
 
@@ -873,9 +888,7 @@ def _spin_buttons(widgets: list[Widget]) -> list[Widget]:
     box or a radio (a disabled minus's faint sign in a square 36 px wide), however large their
     frame; the field is a field, however narrow."""
     squares = [
-        w
-        for w in widgets
-        if w.kind in ("button", "icon") + TOGGLES and w.box.w <= 1.5 * w.box.h
+        w for w in widgets if w.kind in ("button", "icon") + TOGGLES and w.box.w <= 1.5 * w.box.h
     ]
     fields = [w for w in widgets if w.kind in _CONTROLS and w.box.w > 1.2 * w.box.h]
     next_square = _flush_after(squares, squares)

@@ -356,3 +356,28 @@ def test_gtk_spin_buttons_show_their_value_beside_their_buttons(shown) -> None: 
     line = [e for e in screen.elements if e.interactive and e.box.x > numeric.box.right - 4
             and abs(e.box.center[1] - numeric.box.center[1]) <= 6 and e.box.x < 260]  # fmt: skip
     assert len(line) == 2  # its minus and plus buttons
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "width"),
+    [("Copies:NUM", "1!1..20!1", "0"), ("Copies:NUM", "1!1..20!1", "360"),
+     ("Guests:NUM", "1!1..10!1", "420"), ("Font size:NUM", "12!6..72!1", "360")],
+)  # fmt: skip
+def test_a_yad_spin_box_whose_value_is_selected_is_a_field_showing_it(
+    shown,
+    field: str,
+    value: str,
+    width: str,  # noqa: ANN001
+) -> None:
+    """A spin box taking the focus selects its value: the selection's block (white digits on
+    blue) is the field's value, no icon or filled check box, and reads as the number."""
+    screen = shown("yad", "--form", f"--width={width}", "--field", field, value)
+    label = field.split(":")[0]
+    number = value.split("!")[0]
+    (entry,) = [e for e in screen.elements if e.name == label]
+    assert (entry.kind, entry.text) == ("input", number)
+    inside = [e for e in screen.elements if e is not entry and entry.box.contains(e.box, slack=2)]
+    assert not inside, inside
+    line = [e for e in screen.elements if e.interactive and e.box.x >= entry.box.right - 4
+            and abs(e.box.center[1] - entry.box.center[1]) <= 6]  # fmt: skip
+    assert [e.kind for e in line] == ["button", "button"]  # its minus and plus
