@@ -111,6 +111,7 @@ class Lexicon:
         self.key_phrases = {k: tuple(v) for k, v in data["key_phrases"].items()}
         self.means = _phrases(data["means"])
         self.pronouns = _phrases(data["pronouns"])
+        self.persons = frozenset(data["persons"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
         self.relatives = frozenset(data["relatives"])

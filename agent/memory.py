@@ -44,6 +44,9 @@ class Memory:
     submitted: set[str] = field(default_factory=set)
     """Form sentences already carried through by a row's own button ("Pay the invoice from
     March"): their submit step at the end of the task has nothing left to do."""
+    form_verbs: list[str] = field(default_factory=list)
+    """The verbs of form sentences that filled fields ("contact"), for the submit step at the
+    end when the verb that was to submit turned out to be a label's word ("order number")."""
     values: dict[str, str] = field(default_factory=dict)
     """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
     their name in normalised words."""

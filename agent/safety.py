@@ -52,6 +52,13 @@ _RISKY_WORDS = {
 _RISKY = re.compile(
     r"\b(" + "|".join(re.escape(w) for w in _RISKY_WORDS) + r")(?:s|es|ed|d|ing)?\b", re.I
 )
+_KIN = {
+    "submit": "send", "reply": "send", "post": "send", "publish": "send",
+    "purchase": "buy", "checkout": "buy", "check out": "buy", "pay": "buy", "payment": "buy",
+    "remove": "delete", "erase": "delete", "trash": "delete", "wipe": "delete",
+}  # fmt: skip
+"""Risky words that name the same act: a task that says "submit" named the Send button, one
+that says "remove" the Delete button."""
 _NEGATED = re.compile(r"\b(?:don'?t|do not|never|not|no)\W*$", re.I)
 """Before a risky word, what makes the button the safe answer ("Don't send", "No, delete")."""
 _ON_THE_WAY = re.compile(r"(?:continue|proceed|go|next|back|return)\b.*\bto\b", re.I)
@@ -139,12 +146,12 @@ class Consent:
         named = set(normalize(risk.label).split()) - _FILLER
         risky = {w for w in named if _RISKY.fullmatch(w)}
         said_verb = bool(_bases(risky) & _bases(words))
-        return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS)
+        return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS | words)
 
 
 def _bases(words: set[str]) -> set[str]:
-    """The risky words among `words`, as the word they are a form of ("sends" -> "send")."""
-    return {m[1].lower() for w in words if (m := _RISKY.fullmatch(w))}
+    """The risky words among `words`, as the act they name ("sends", "submit" -> "send")."""
+    return {_KIN.get(b, b) for w in words if (m := _RISKY.fullmatch(w)) and (b := m[1].lower())}
 
 
 _FILLER = frozenset({"a", "an", "the", "to", "of", "for", "and", "my", "this", "it", "all"})

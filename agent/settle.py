@@ -66,6 +66,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _form(step, screen, memory)
         case "label":
             if not step.target and step.clause in memory.submitted:
+                if memory.form_verbs and step.text not in memory.form_verbs:
+                    return _label(replace(step, text=memory.form_verbs[-1]), screen)
                 return Settled([], "the row's own button did it")
             return _label(step, screen)
         case "delete":
@@ -161,7 +163,13 @@ class _Segment:
 def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     """Each field the sentence names gets the words that go with its label; a sentence that
     names no field is a button for a row ("Pay the invoice from March")."""
-    filled = _fill(step.target or "", screen)
+    if step.text and (labelled := _verb_in_a_label(step, screen)):
+        memory.submitted.add(step.clause)  # "order number 88123": no verb, nothing to submit
+        return Settled([replace(s, clause=step.clause) for s in labelled], "a field per label")
+    named = _LABELLED.fullmatch((step.target or "").strip())
+    if named and not step.text and not _labelled_as(screen, named[1]):  # looked for
+        return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
+    filled = _fill(step.target or "", screen, after_verb=bool(step.text))
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -171,18 +179,42 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     if not filled:
         memory.submitted.add(step.clause)
         return _label(Step("label", step.clause, target=step.target, text=step.text), screen)
+    if step.text:
+        memory.form_verbs.append(step.text)
     return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
 
 
-def _fill(words: str, screen: Screen) -> list[Step]:
-    """Steps that fill the fields `words` names: set, tick, untick, choose."""
+_LABELLED = re.compile(r"([^\W\d][\w -]{0,30}?)\s*:\s+(\S.*)", re.S)
+"""A clause that gives a label and its value ("Message: I was charged twice")."""
+
+
+def _labelled_as(screen: Screen, label: str) -> bool:
+    return any(text_similarity(label, f.label) >= LABEL for f in fields(screen))
+
+
+def _verb_in_a_label(step: Step, screen: Screen) -> list[Step]:
+    """The fields filled when a form verb is the first word of a label shown with the words
+    after it ("order number 88123" beside the field Order number), else none."""
+    said = words_of(f"{step.text} {step.target}")
+    verb = words_of(step.text or "")
+    filled = _fill(f"{step.text} {step.target}", screen)
+    for s in filled:
+        label = words_of(s.target or "")
+        if len(label) > len(verb) and label[: len(verb) + 1] == said[: len(verb) + 1]:
+            return filled
+    return []
+
+
+def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
+    """Steps that fill the fields `words` names: set, tick, untick, choose. `after_verb`: the
+    words follow a form verb, whose object ("contact support", "book a room") is no value."""
     lex = lexicon()
     known = fields(screen) + unseen_sliders(screen)
     segments = _segments(words)
     steps: list[Step] = []
     used: set[int] = set()
     pending: Field | None = None  # a field named with its value in the next segment
-    for segment in segments:
+    for index, segment in enumerate(segments):
         found = _field_in(segment, known, used)
         negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
         if found is None and (measured := _measured(segment)) is not None:
@@ -202,8 +234,10 @@ def _fill(words: str, screen: Screen) -> list[Step]:
                 steps.append(_toggle(option, negated, words))
                 used.add(option.element.id)
                 continue
-            if negated:
-                continue  # "don't ask me …" names nothing to fill: no field gets its words
+            if negated or lex.persons & set(words_of(value)):
+                continue  # "don't ask me …", "ask them to call": an instruction, no value
+            if after_verb and index == 0 and not segment.linker and not _looks_like_name(value):
+                continue  # "Contact support as …": what the verb acts on, no field's value
             guessed = _field_for_value(value, segment.linker, known, used)
             for field, part in guessed:
                 steps.append(_set_field(field, part))
@@ -336,7 +370,9 @@ def _field_for_value(
     if kind in ("email", "date", "time", "address"):
         named = _labelled(free, lex.fields[kind]) or _showing(free, kind)
         return [(named[0], value)] if named else []
-    if linker in lex.hints and (hinted := _labelled(free, lex.hints[linker])):
+    hinted = _labelled(free, lex.hints.get(linker, ()))
+    hinted = [f for f in hinted if _looks_like_name(value) or not _is_name_field(f)]
+    if hinted:  # "as Bo Lind" a name field, "as an editor" the Role
         if hinted[0].label and _is_name_field(hinted[0]):
             return _names(value, free)
         return [(hinted[0], value)]
@@ -512,11 +548,17 @@ def _label(step: Step, screen: Screen) -> Settled:
     book": the button that books; "Open forest.jpg": select it, then Open."""
     lex = lexicon()
     verb = (step.text or "").strip()
+    said = f"{verb} {step.target or ''}".strip()
+    toggle = next((e for e in screen.elements if e.kind in TOGGLE_KINDS
+                   and text_similarity(said, e.text or e.name) >= SHOWN), None)  # fmt: skip
+    if toggle is not None:  # "Send me a copy": the box of that name, not the Send button
+        return Settled([Step("check", step.clause, target=toggle.text or toggle.name,
+                             kind=toggle.kind)], "a box says it")  # fmt: skip
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
     if step.target and reading.is_pronoun(step.target):
         step = replace(step, target=None)  # "yes, delete them": what the question asks about
-    row = row_words(step.target or "") if step.target else ""
+    row = _row_named(screen, step.target or "")
     if button is None:
         if not step.target:
             return _intent(Step("intent", step.clause, text="affirm"), screen)
@@ -568,6 +610,19 @@ def row_words(words: str) -> str:
     while len(rest) > 1 and rest[0].word in lex.relative_fillers:
         rest = rest[1:]
     return words[rest[0].start : rest[-1].end] if rest else ""
+
+
+def _row_named(screen: Screen, words: str) -> str:
+    """The row `words` names: by what follows its relative word ("the invoice from March"),
+    or by the words before it when only they are shown ("Jonas Lie from the team")."""
+    row = row_words(words)
+    if row == words.strip() or shows_words(screen, row) is not None:
+        return row
+    head = reading.tokens(words)
+    lex = lexicon()
+    cut = next((i for i, t in enumerate(head) if i > 0 and t.word in lex.relatives), len(head))
+    before = reading.words_text(words, head, 0, cut)
+    return before if before and shows_words(screen, before) is not None else row
 
 
 # ---- deleting: a row through its button, a line, a word, everything ------------------------------

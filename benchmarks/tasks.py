@@ -69,9 +69,9 @@ CORPUS = ROOT / "benchmarks" / "tasks"
 WEB = CORPUS / "web"
 CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
-WHOLE_SPLITS = {"tasks_heldout2": "heldout2", "tasks_dev2": "dev"}
+WHOLE_SPLITS = {"tasks_heldout2": "heldout2", "tasks_dev2": "dev", "tasks_dev3": "dev"}
 """Corpus folders whose tasks all have one split (no held-out third): held-out set 2, and the
-lead's second dev set."""
+lead's second and third dev sets."""
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",

@@ -105,6 +105,54 @@ def test_a_denied_phrase_that_names_no_field_fills_nothing():
     assert read("Sign up without newsletter", unticked)[0] == ("uncheck", "Newsletter", None)
 
 
+CONTACT = screen(
+    el(0, "text", "Contact support", (20, 20, 180, 24)),
+    el(1, "text", "Your name", (20, 60, 80, 20)),
+    el(2, "input", "", (110, 56, 200, 28)),
+    el(3, "text", "Order number", (20, 100, 110, 20)),
+    el(4, "input", "", (140, 96, 200, 28)),
+    el(5, "text", "Topic", (20, 140, 50, 20)),
+    el(6, "combo", "General question", (80, 136, 170, 28)),
+    el(7, "radio", "E-mail", (20, 180, 80, 20), state=frozenset({"checked"})),
+    el(8, "radio", "Phone call", (120, 180, 110, 20)),
+    el(9, "button", "Send request", (20, 220, 130, 30)),
+)
+
+
+def test_a_sentence_to_a_form_keeps_verbs_objects_and_instructions_out_of_its_fields():
+    task = "Contact support as Lena Holm about a damaged item, order number 88123, and ask them to call me"
+    assert read(task, CONTACT) == [
+        ("set", "Your name", "Lena Holm"),  # "as" a name, "about" a topic
+        ("set", "Topic", "damaged item"),
+        ("set", "Order number", "88123"),  # "order" a label's word here, not the verb
+        ("click", "Phone call", None),  # "ask them" typed nowhere
+        ("click", "Send request", None),
+    ]
+
+
+def test_a_clause_that_is_a_boxs_label_ticks_it_and_a_label_given_off_screen_is_looked_for():
+    copy = screen(*CONTACT.elements, el(10, "checkbox", "Send me a copy", (20, 200, 140, 20)))
+    task = "topic: Billing; message: I was charged twice. Send me a copy and send the request"
+    assert read(task, copy) == [
+        ("set", "Topic", "Billing"),
+        ("set", "message", "I was charged twice"),  # no Message field in view: looked for
+        ("check", "Send me a copy", None),
+        ("click", "Send request", None),
+    ]
+
+
+def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
+    team = screen(
+        el(0, "text", "Maria Olsen", (20, 20, 100, 20)),
+        el(1, "button", "Remove", (300, 18, 70, 24)),
+        el(2, "text", "Jonas Lie", (20, 60, 100, 20)),
+        el(3, "button", "Remove", (300, 58, 70, 24)),
+    )
+    assert read("remove Jonas Lie from the team", team) == [
+        ("click", "Remove", None, {"scope": "Jonas Lie"})
+    ]
+
+
 def test_a_full_name_is_split_over_first_and_last_name_fields():
     form = screen(
         el(0, "text", "First name", (20, 20, 80, 20)),

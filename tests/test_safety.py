@@ -13,6 +13,8 @@ PASSWORD = Element(3, Box(0, 0, 80, 20), "input", "", interactive=True, name="Pa
 CLICK = Click(target=Target(id=1))
 SEND_MONEY = Element(4, Box(0, 0, 80, 20), "button", "Send money", interactive=True)
 DELETE_ACCOUNT = Element(5, Box(0, 0, 80, 20), "button", "Delete account", interactive=True)
+SEND_REQUEST = Element(6, Box(0, 0, 80, 20), "button", "Send request", interactive=True)
+REMOVE = Element(7, Box(0, 0, 80, 20), "button", "Remove", interactive=True)
 
 
 @pytest.mark.parametrize(
@@ -30,6 +32,11 @@ DELETE_ACCOUNT = Element(5, Box(0, 0, 80, 20), "button", "Delete account", inter
         ("tick Newsletter", SEND_MONEY, False),
         ("delete the old files", DELETE_ACCOUNT, False),
         ("delete my account", DELETE_ACCOUNT, True),
+        ("write the message and submit", SEND_REQUEST, True),  # the same act in other words
+        ("delete Jonas from the team", REMOVE, True),
+        ("submit the form", DELETE, False),
+        ("remove my account", DELETE_ACCOUNT, True),
+        ("remove the old files", DELETE_ACCOUNT, False),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
