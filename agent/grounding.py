@@ -221,9 +221,14 @@ def _text_areas(screen: Screen) -> list[Element]:
 
 
 def _label_beside(field: Box, texts: list[Element]) -> Element | None:
-    """A field's label: the nearest text left of it on its row, else the one just above it."""
+    """A field's label: the nearest text left of it on its row (or, for a tall text area, level
+    with its top or its bottom, as a page's inline label sits), else the one just above it."""
     cy = field.y + field.h / 2
-    left = [t for t in texts if t.box.y <= cy <= t.box.bottom and 0 <= field.x - t.box.right < 400]
+    near = [t for t in texts if 0 <= field.x - t.box.right < 400]
+    left = [t for t in near if t.box.y <= cy <= t.box.bottom]
+    tall = field.h > 2 * max((t.box.h for t in near), default=field.h)
+    level = [t for t in near if field.y - 4 <= t.box.y <= t.box.bottom <= field.bottom + 8]
+    left = left or (level if tall else [])
     if left:
         return min(left, key=lambda t: field.x - t.box.right)
     above = [

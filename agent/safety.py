@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from clickwright.agent.clauses import clauses
+from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.agent.runlog import looks_secret
 from clickwright.text import normalize
 from clickwright.types import Action, Element
@@ -143,10 +145,27 @@ class Consent:
         words = set(said) | {a + b for a, b in zip(said, said[1:], strict=False)}  # Checkout
         if action.type == "hotkey":
             return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)
+        if _submits_a_form_said(self.said, risk.label):
+            return True
         named = set(normalize(risk.label).split()) - _FILLER
         risky = {w for w in named if _RISKY.fullmatch(w)}
         said_verb = bool(_bases(risky) & _bases(words))
         return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS | words)
+
+
+def _submits_a_form_said(task: str, label: str) -> bool:
+    """Whether `label` is the button that submits a form sentence the task says: a clause that
+    starts with the form's verb ("Contact support as Lena …" sends through "Send request";
+    "sort by order date" says no verb "order")."""
+    lex = lexicon()
+    wanted = normalize(label)
+    for clause in clauses(task):
+        said = words_of(clause)
+        start = next((i for i in range(len(said)) if not lex.longest(lex.fillers, said, i)), 0)
+        for verb, labels in lex.submit.items():
+            if phrase_at(said, start, verb.split()) and wanted in map(normalize, labels):
+                return True
+    return False
 
 
 def _bases(words: set[str]) -> set[str]:

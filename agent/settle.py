@@ -558,7 +558,8 @@ def _label(step: Step, screen: Screen) -> Settled:
     button = next((b for label in labels for b in _buttons(screen, label)), None)
     if step.target and reading.is_pronoun(step.target):
         step = replace(step, target=None)  # "yes, delete them": what the question asks about
-    row = _row_named(screen, step.target or "")
+    row = _row_named(screen, step.target or "", _buttons(screen, button.text or button.name)
+                     if button is not None else [])  # fmt: skip
     if button is None:
         if not step.target:
             return _intent(Step("intent", step.clause, text="affirm"), screen)
@@ -612,17 +613,24 @@ def row_words(words: str) -> str:
     return words[rest[0].start : rest[-1].end] if rest else ""
 
 
-def _row_named(screen: Screen, words: str) -> str:
+def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
     """The row `words` names: by what follows its relative word ("the invoice from March"),
-    or by the words before it when only they are shown ("Jonas Lie from the team")."""
+    or by the words before it when only they are shown on a row of the `buttons` ("Jonas Lie
+    from the team", the team being the page's title)."""
     row = row_words(words)
-    if row == words.strip() or shows_words(screen, row) is not None:
-        return row
-    head = reading.tokens(words)
+    toks = reading.tokens(words)
     lex = lexicon()
-    cut = next((i for i, t in enumerate(head) if i > 0 and t.word in lex.relatives), len(head))
-    before = reading.words_text(words, head, 0, cut)
-    return before if before and shows_words(screen, before) is not None else row
+    cut = next((i for i, t in enumerate(toks) if i > 0 and t.word in lex.relatives), len(toks))
+    before = reading.words_text(words, toks, 0, cut)
+
+    def on_a_row(part: str) -> bool:
+        shown = shows_words(screen, part) if part else None
+        return shown is not None and (
+            len(buttons) < 2
+            or any(abs(shown.box.center[1] - b.box.center[1]) <= b.box.h / 2 for b in buttons)
+        )
+
+    return before if not on_a_row(row) and on_a_row(before) else row
 
 
 # ---- deleting: a row through its button, a line, a word, everything ------------------------------

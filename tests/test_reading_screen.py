@@ -143,6 +143,7 @@ def test_a_clause_that_is_a_boxs_label_ticks_it_and_a_label_given_off_screen_is_
 
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
+        el(4, "text", "Team members", (20, 0, 140, 16)),
         el(0, "text", "Maria Olsen", (20, 20, 100, 20)),
         el(1, "button", "Remove", (300, 18, 70, 24)),
         el(2, "text", "Jonas Lie", (20, 60, 100, 20)),

@@ -37,6 +37,8 @@ REMOVE = Element(7, Box(0, 0, 80, 20), "button", "Remove", interactive=True)
         ("submit the form", DELETE, False),
         ("remove my account", DELETE_ACCOUNT, True),
         ("remove the old files", DELETE_ACCOUNT, False),
+        ("Contact support as Lena Holm about a damaged item", SEND_REQUEST, True),  # its submit
+        ("sort by order date", Element(8, Box(0, 0, 80, 20), "button", "Checkout"), False),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
