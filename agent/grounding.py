@@ -204,17 +204,19 @@ def _field_beside(label: Box, fields: list[Element]) -> Element | None:
 
 def _text_areas(screen: Screen) -> list[Element]:
     """Empty boxes the detector called containers that are text areas: wider than tall,
-    holding no real text, with a label right above them."""
+    holding no real text, with a label right above them or level with them on their left."""
     areas = []
     for box in (e for e in screen.elements if e.kind == "container"):
         inside = [e for e in screen.elements if e is not box and box.box.contains(e.box)]
         noise = all(len(e.text.strip()) <= 2 for e in inside)
-        labelled = any(
-            t.kind in LABEL_KINDS
-            and 0 <= box.box.y - t.box.bottom < max(30, 2 * t.box.h)
+        texts = [t for t in screen.elements if t.kind in LABEL_KINDS and t.text.strip()]
+        above = any(
+            0 <= box.box.y - t.box.bottom < max(30, 2 * t.box.h)
             and abs(t.box.x - box.box.x) < 2 * t.box.h
-            for t in screen.elements
+            for t in texts
         )
+        left = _label_beside(box.box, texts)
+        labelled = above or (left is not None and left.box.right <= box.box.x)
         if noise and labelled and box.box.w > 3 * box.box.h and box.box.h < 300:
             areas.append(replace(box, kind="input"))
     return areas
@@ -227,7 +229,9 @@ def _label_beside(field: Box, texts: list[Element]) -> Element | None:
     near = [t for t in texts if 0 <= field.x - t.box.right < 400]
     left = [t for t in near if t.box.y <= cy <= t.box.bottom]
     tall = field.h > 2 * max((t.box.h for t in near), default=field.h)
-    level = [t for t in near if field.y - 4 <= t.box.y <= t.box.bottom <= field.bottom + 8]
+    level = [
+        t for t in near if field.y - 4 <= t.box.y <= t.box.bottom <= field.bottom + t.box.h / 2
+    ]
     left = left or (level if tall else [])
     if left:
         return min(left, key=lambda t: field.x - t.box.right)

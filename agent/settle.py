@@ -236,7 +236,7 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
                 continue
             if negated or lex.persons & set(words_of(value)):
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
-            if after_verb and index == 0 and not segment.linker and not _looks_like_name(value):
+            if after_verb and index == 0 and not segment.linker and not _a_value(value):
                 continue  # "Contact support as …": what the verb acts on, no field's value
             guessed = _field_for_value(value, segment.linker, known, used)
             for field, part in guessed:
@@ -415,6 +415,11 @@ def _showing(free: Sequence[Field], kind: str) -> list[Field]:
 
 def _is_name_field(field: Field) -> bool:
     return bool(_labelled([field], lexicon().fields["name"]))
+
+
+def _a_value(words: str) -> bool:
+    """A person's name or a value of a known kind (an e-mail address, a number, a date)."""
+    return _looks_like_name(words) or lexicon().value_kind(words) is not None
 
 
 def _looks_like_name(value: str) -> bool:

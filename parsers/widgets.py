@@ -41,6 +41,7 @@ ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px a
 ICON_MARGIN = 4  # px added round an unframed icon's ink: the flat button it is drawn on
 ICON_NARROW = 8  # an icon's ink may be this narrow (an arrow) when its other side is in range
 ICON_BUTTON = 64  # longest side of a button that holds nothing but an icon
+ICON_CENTRED = 0.2  # share of its frame's width by which a framed icon's margins may differ
 BAR_RATIO = 6  # a control this many times wider than tall is a bar whose items are its own
 LARGE_TOGGLE = 20  # a marked "check box" this large (px) with icon-like ink is an icon button
 SQUARE = 1.3  # an unnamed icon's ink may be this many times wider than tall
@@ -166,7 +167,7 @@ class _Region:
         if self.extent >= 0.85 and CONTROL_HEIGHTS[0] <= self.h <= CONTROL_HEIGHTS[1]:
             if self.w >= 1.2 * self.h:
                 return [self._control()]
-            if self.w >= 0.4 * self.h and self.ink.any():
+            if self.w >= 0.4 * self.h and self._ink_centred():
                 # A framed icon: a tool button, or the arrow part of a combo box.
                 return [Widget(self._outer_box(), "button", 0.3)]
         if self.w >= CONTAINER_SIDE and self.h >= CONTAINER_SIDE:
@@ -213,6 +214,15 @@ class _Region:
             if icon is not None:
                 return icon
         return Widget(box, kind, 0.85, _CHECKED if marked else frozenset())
+
+    def _ink_centred(self) -> bool:
+        """Ink centred across the region, as a framed icon's is (a toggle at the left end of a
+        hover highlight, the rest cut off by a focus ring round its label, is not)."""
+        columns = np.flatnonzero(self.ink.any(axis=0))
+        if columns.size == 0:
+            return False
+        left, right = int(columns[0]), self.w - 1 - int(columns[-1])
+        return abs(left - right) <= max(2, ICON_CENTRED * self.w)
 
     def _coloured(self) -> bool:
         """An accent-coloured region (a blue checked radio), unlike black or grey text."""
@@ -440,7 +450,7 @@ def _bevelled(frame: _Frame, box: Box) -> bool:
     outside = _outside(frame.gray, box)
     upper = float(gray[top, columns].mean()) - outside
     lower = float(gray[bottom, columns].mean()) - outside
-    return min(abs(upper), abs(lower)) >= 2 * EDGE_CONTRAST and upper * lower < 0
+    return min(abs(upper), abs(lower)) >= EDGE_CONTRAST and upper * lower < 0
 
 
 def _outlined_fields(

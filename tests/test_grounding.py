@@ -201,3 +201,18 @@ def test_a_glyph_the_task_names_finds_the_icon_button_named_for_it():
         Element(1, Box(90, 132, 24, 24), "button", "", interactive=True, name="close"),
     )
     assert rank(s, "x")[0].element.id == 1
+
+
+def test_a_text_area_is_labelled_by_a_text_level_with_its_bottom():
+    """A page's inline label sits on a text area's last line (contact.html at scale 2)."""
+    page = Screen(
+        Frame(np.full((800, 1280, 3), 255, np.uint8)),
+        (
+            Element(0, Box(55, 410, 151, 36), "radio", "E-mail", interactive=True),
+            Element(1, Box(198, 461, 707, 130), "container", ""),
+            Element(2, Box(46, 560, 145, 40), "text", "Message"),
+            Element(3, Box(56, 612, 299, 41), "checkbox", "Send me a copy", interactive=True),
+        ),
+    )
+    labelled = {f.label: f.element.kind for f in fields(page)}
+    assert labelled["Message"] == "input"

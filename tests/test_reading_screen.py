@@ -141,6 +141,23 @@ def test_a_clause_that_is_a_boxs_label_ticks_it_and_a_label_given_off_screen_is_
     ]
 
 
+def test_a_value_right_after_a_form_verb_fills_its_field():
+    invite = screen(
+        el(0, "text", "Invite by e-mail", (20, 20, 130, 20)),
+        el(1, "input", "", (160, 16, 200, 28)),
+        el(2, "text", "Role", (20, 60, 40, 20)),
+        el(3, "combo", "Viewer", (70, 56, 90, 28)),
+        el(4, "text", "Name", (20, 100, 40, 20)),
+        el(5, "input", "", (70, 96, 200, 28)),
+        el(6, "button", "Send invite", (20, 140, 110, 30)),
+    )
+    assert read("Invite kari@firma.no as an editor", invite) == [
+        ("set", "Invite by e-mail", "kari@firma.no"),
+        ("set", "Role", "editor"),  # "as" a name only for a name
+        ("click", "Send invite", None),
+    ]
+
+
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
         el(4, "text", "Team members", (20, 0, 140, 16)),
