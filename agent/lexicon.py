@@ -162,6 +162,7 @@ class Lexicon:
         self.places: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in places.items()}
         arithmetic = dict(data["arithmetic"])
         self.calculator_keys: dict[str, str] = arithmetic.pop("keys")
+        self.calculation_asks = frozenset(arithmetic.pop("asks"))
         self.calculator_buttons: dict[str, tuple[str, ...]] = {
             k: tuple(v) for k, v in arithmetic.pop("buttons").items()
         }

@@ -180,6 +180,10 @@ def split_scope(clause: str) -> tuple[str, str | None]:
             return m[1], re.sub(r"^(?:in|on|under)\s+(?:the\s+)?", "", places[-1])
         return m[1], None  # a remark in brackets ("at the bottom") is no part of a name
     toks = tokens(clause)
+    instead = next((i for i, t in enumerate(toks) if t.word == "instead" and not t.quoted), 0)
+    if instead > 1 and (instead == len(toks) - 1 or toks[instead + 1].word == "of"):
+        kept = [t for t in toks[:instead] if t.word != ","]  # "call it X instead (of Y)"
+        return clause[: kept[-1].end], None
     if len(toks) > 2 and toks[0].word in lex.scope_openers:
         comma = next((i for i, t in enumerate(toks) if t.word == ","), None)
         if comma is not None and 1 < comma < len(toks) - 1:
@@ -629,9 +633,9 @@ def _infix(words: Sequence[str], values: Sequence[float]) -> str | None:
                 i += n
                 break
         else:
-            if parts:
-                return None
-            i += 1  # words before the numbers ("the", "result of")
+            if parts or words[i] not in lex.calculation_asks:
+                return None  # "The guest is Ann, phone 555-0123" is no sum
+            i += 1  # words before the numbers ("what is", "the result of")
     plain = [p for p in parts if p not in ("(", ")")]
     if depth or len(plain) < 3 or len(plain) % 2 == 0:
         return None

@@ -145,7 +145,7 @@ class Consent:
         words = set(said) | {a + b for a, b in zip(said, said[1:], strict=False)}  # Checkout
         if action.type == "hotkey":
             return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)
-        if _submits_a_form_said(self.said, risk.label):
+        if _act_said(self.said, risk.label):
             return True
         named = set(normalize(risk.label).split()) - _FILLER
         risky = {w for w in named if _RISKY.fullmatch(w)}
@@ -153,10 +153,11 @@ class Consent:
         return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS | words)
 
 
-def _submits_a_form_said(task: str, label: str) -> bool:
-    """Whether `label` is the button that submits a form sentence the task says: a clause that
-    starts with the form's verb ("Contact support as Lena …" sends through "Send request";
-    "sort by order date" says no verb "order")."""
+def _act_said(task: str, label: str) -> bool:
+    """Whether `label` is the button of an act a clause of the task starts with: the submit
+    button of its form verb ("Contact support as Lena …" sends through "Send request"), or a
+    button of its intent ("throw away my changes": Discard). "sort by order date" says no verb
+    "order"."""
     lex = lexicon()
     wanted = normalize(label)
     for clause in clauses(task):
@@ -165,6 +166,15 @@ def _submits_a_form_said(task: str, label: str) -> bool:
         for verb, labels in lex.submit.items():
             if phrase_at(said, start, verb.split()) and wanted in map(normalize, labels):
                 return True
+        intent = lex.intent_at(said, start)
+        if intent is None:
+            continue
+        named = set(wanted.split()) - _FILLER
+        rest = named - intent[0].words  # "Send request": "request" only says what is sent
+        if wanted in map(normalize, intent[0].labels) or (
+            named & intent[0].words and rest <= _OBJECTS | set(said)
+        ):
+            return True
     return False
 
 

@@ -222,6 +222,9 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
             continue  # "100 wide" with no Width shown: looked for where it may be
         if found is None:
             value = _value_words(segment.text)
+            said = re.split(r"\s+(?:is|are|will be|should be)\s+", value, maxsplit=1)
+            if len(said) == 2 and _a_value(said[1]):
+                value = said[1]  # "the guest is Anna Berg": who, not what is said of it
             if not value:
                 continue
             if pending is not None:
@@ -453,6 +456,9 @@ def _set(step: Step, screen: Screen) -> Settled:
                 for f in fields(screen) + unseen_sliders(screen))  # fmt: skip
     if not named and _shown(screen, whole):
         return Settled([Step("click", step.clause, target=whole)], f"'{whole}' is shown")
+    if not named and (cell := _cell_of(screen, step.target or "")) is not None:
+        typed = Step("type", step.clause, target=cell, kind="cell", text=step.text)
+        return Settled([typed], f"cell {cell}: the column and the row {step.target!r} names")
     return _same(step)
 
 
@@ -460,12 +466,19 @@ def _set(step: Step, screen: Screen) -> Settled:
 
 
 def _intent(step: Step, screen: Screen) -> Settled:
+    """The button that means the intent; "unlock with the password s3cret!" fills the fields
+    the words after "with" name first."""
     intent = lexicon().intents[step.text or "affirm"]
+    given = re.match(r"(?:with|using)\s+(.+)", step.target or "", re.I | re.S)
+    filled = _fill(given[1], screen) if given else []
+    if filled:
+        step = replace(step, target=None)
     button = intent_button(screen, intent, step.target or "")
     if button is not None:
         label = button.text or button.name
         click = Step("click", step.clause, target=label, kind=button.kind)
-        return Settled([click], f"'{label}' means {intent.name}")
+        filled = [replace(s, clause=step.clause) for s in filled]
+        return Settled([*filled, click], f"'{label}' means {intent.name}")
     if intent.keys:
         keys = Step("press", step.clause, keys=intent.keys)
         return Settled([keys], f"no button means {intent.name}: pressing {'+'.join(intent.keys)}")
@@ -642,12 +655,15 @@ def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
 
 
 def _delete(step: Step, screen: Screen) -> Settled:
+    """A row through its Delete button; a line, a word or all of an editor's text by its
+    words ("remove the line call mom" never presses a toolbar's delete icon)."""
     target = step.target or ""
     verb = step.clause.split()[0] if step.clause.split() else "Delete"
-    for label in (verb, "Delete", "Remove"):
-        if _buttons(screen, label):
-            return _label(Step("label", step.clause, text=label, target=target), screen)
     words = target.lower().split()
+    in_the_text = bool(words) and (words[0] in _TEXT_UNITS or words[-1] in _TEXT_UNITS)
+    for label in (verb, "Delete", "Remove"):
+        if not in_the_text and _buttons(screen, label):
+            return _label(Step("label", step.clause, text=label, target=target), screen)
     if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")
     lex = lexicon()
@@ -655,7 +671,7 @@ def _delete(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
     if len(words) == 2 and words[0] == "line" and words[1].isdigit():
         return Settled([replace(step, target=None, where="line", nth=int(words[1]))])
-    for unit in ("line", "lines", "word", "words", "phrase", "sentence"):
+    for unit in _TEXT_UNITS:
         if words[0] == unit and len(words) > 1:
             kept = target.split(None, 1)[1]
             kept = re.sub(r"\s+(?:from|in|on)\s+the\s+\w+$", "", kept)
@@ -666,6 +682,7 @@ def _delete(step: Step, screen: Screen) -> Settled:
     return Settled([replace(step, where="word")])
 
 
+_TEXT_UNITS = ("line", "lines", "word", "words", "phrase", "sentence")
 _SAYING = r"^(?:about|with|containing|that (?:says|reads|contains|has|mentions)|saying|reading)\s+"
 
 

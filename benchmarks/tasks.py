@@ -37,8 +37,8 @@ from __future__ import annotations
 import argparse
 import configparser
 import csv
-import functools
 import fnmatch
+import functools
 import hashlib
 import http.server
 import json

@@ -4,6 +4,7 @@ where a user would meet the problem. (The display, the app and signals: test_har
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -11,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import contextlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from clickwright.agent.backends import base as backends
 from clickwright.agent.backends.anthropic_api import AnthropicBackend
 from clickwright.agent.backends.base import Message, ModelTimeout
 from clickwright.agent.backends.openai_compat import OpenAICompatBackend
-from clickwright.agent.config import BackendSettings, ConfigError, load_settings
+from clickwright.agent.config import ConfigError, load_settings
 from clickwright.agent.demos.format import load_demo, remove_demo
 from clickwright.agent.demos.replay import replay_demo
 from clickwright.agent.events import Observers, RunObserver, Waiting

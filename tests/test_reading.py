@@ -142,6 +142,10 @@ CASES = [
     ("Fill in the contact form: name Lena Berg, email lena@berg.se",
      [S("form", "name Lena Berg, email lena@berg.se", text="")]),
     ("undo that", [S("press", keys=("ctrl", "z"))]),
+    ("call it Budget 2025 instead", [S("type", text="Budget 2025")]),  # "instead" a remark
+    ("how much is 15 plus 27", [S("compute", text="15 + 27 =")]),
+    ("The guest is Anna Berg, phone 555-0123",  # no sum: words before it that ask nothing
+     [S("form", "The guest is Anna Berg, phone 555-0123", text="", soft=True)]),
 ]  # fmt: skip
 
 

@@ -120,7 +120,10 @@ CONTACT = screen(
 
 
 def test_a_sentence_to_a_form_keeps_verbs_objects_and_instructions_out_of_its_fields():
-    task = "Contact support as Lena Holm about a damaged item, order number 88123, and ask them to call me"
+    task = (
+        "Contact support as Lena Holm about a damaged item, order number 88123, "
+        "and ask them to call me"
+    )
     assert read(task, CONTACT) == [
         ("set", "Your name", "Lena Holm"),  # "as" a name, "about" a topic
         ("set", "Topic", "damaged item"),
@@ -156,6 +159,47 @@ def test_a_value_right_after_a_form_verb_fills_its_field():
         ("set", "Role", "editor"),  # "as" a name only for a name
         ("click", "Send invite", None),
     ]
+
+
+def test_an_answer_with_values_fills_their_fields_first():
+    unlock = screen(
+        el(0, "text", "Password:", (20, 20, 80, 20)),
+        el(1, "input", "", (110, 16, 200, 28)),
+        el(2, "button", "Cancel", (60, 60, 80, 30)),
+        el(3, "button", "OK", (150, 60, 80, 30)),
+    )
+    assert read("unlock with the password s3cret!", unlock) == [
+        ("set", "Password:", "s3cret!"),
+        ("click", "OK", None),
+    ]
+    assert read("continue with the default settings", unlock) == [("click", "OK", None)]
+
+
+def test_words_before_numbers_that_ask_nothing_make_no_sum():
+    guest = screen(
+        el(0, "text", "First name", (20, 20, 80, 20)),
+        el(1, "input", "", (110, 16, 200, 28)),
+        el(2, "text", "Last name", (20, 60, 80, 20)),
+        el(3, "input", "", (110, 56, 200, 28)),
+        el(4, "text", "Phone", (20, 100, 80, 20)),
+        el(5, "input", "", (110, 96, 200, 28)),
+    )
+    assert read("The guest is Anna Berg, phone 555-0123", guest) == [
+        ("set", "First name", "Anna"),
+        ("set", "Last name", "Berg"),
+        ("set", "Phone", "555-0123"),
+    ]
+
+
+def test_a_line_named_by_its_words_is_deleted_in_the_text_not_by_a_toolbars_delete():
+    editor = screen(
+        el(0, "icon", "", (20, 4, 20, 20), name="delete"),
+        el(1, "text", "buy milk", (20, 40, 80, 20)),
+        el(2, "text", "call mom", (20, 60, 80, 20)),
+    )
+    steps = [step for step in interpret("remove the line call mom") for step in
+             settle(step, editor, Memory()).steps]  # fmt: skip
+    assert [(s.verb, s.target, s.where) for s in steps] == [("delete", "call mom", "line")]
 
 
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
@@ -452,3 +496,4 @@ def test_a_sheet_cell_is_named_by_its_column_heading_and_its_row():
         el(9, "text", "2.5", (250, 62, 30, 18)),
     )
     assert read("change the price of Apples to 3", sheet) == [("type", "C2", "3")]
+    assert read("set the Qty of Apples to 9", sheet) == [("type", "B2", "9")]

@@ -39,6 +39,9 @@ REMOVE = Element(7, Box(0, 0, 80, 20), "button", "Remove", interactive=True)
         ("remove the old files", DELETE_ACCOUNT, False),
         ("Contact support as Lena Holm about a damaged item", SEND_REQUEST, True),  # its submit
         ("sort by order date", Element(8, Box(0, 0, 80, 20), "button", "Checkout"), False),
+        ("throw away my changes", Element(9, Box(0, 0, 80, 20), "button", "Discard"), True),
+        ("yes", DELETE, False),  # the question's risky answer, never named
+        ("forget my password", DELETE_ACCOUNT, False),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
