@@ -49,8 +49,13 @@ class Candidate:
     @property
     def point(self) -> tuple[int, int]:
         """Where to click: on the named words themselves ("eget" inside an OCR phrase
-        "Donec ridiculus eget rhoncus"), else the element's centre."""
-        return (self.part or self.element.box).center
+        "Donec ridiculus eget rhoncus"); on the box of a check box or radio read with its label
+        (a check list's row selects when its text is clicked, only its box ticks); else the
+        element's centre."""
+        box = self.element.box
+        if self.part is None and self.element.kind in ("checkbox", "radio") and box.w > 3 * box.h:
+            return (box.x + box.h // 2, box.center[1])
+        return (self.part or box).center
 
     def to_json(self) -> dict[str, object]:
         e = self.element

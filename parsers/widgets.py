@@ -524,7 +524,7 @@ def _spread(colours: np.ndarray) -> np.ndarray:
 def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
     """The block of an accent colour a field draws behind the part of its value that is
     selected (a spin box's value as it takes the focus), or None: its top and bottom rows all
-    fill, its glyphs on it, at least half the field's inside tall."""
+    fill, its corners square, its glyphs on it, at least half the field's inside tall."""
     inside = Box(field.x + FIELD_FRAME, field.y + FIELD_FRAME,
                  field.w - 2 * FIELD_FRAME, field.h - 2 * FIELD_FRAME)  # fmt: skip
     if min(inside.w, inside.h) < MIN_SIDE:
@@ -537,7 +537,12 @@ def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
     edges = min(block[0].mean(), block[-1].mean())
     if edges < SELECTION_EDGE or block.mean() < SELECTION_FILL or block.all():
         return None
-    return Box(inside.x + int(columns[0]), inside.y + int(rows[0]), block.shape[1], block.shape[0])
+    found = Box(inside.x + int(columns[0]), inside.y + int(rows[0]), block.shape[1], block.shape[0])
+    colours = pixels[found.y : found.bottom, found.x : found.right].astype(np.int16)
+    corners = colours[[0, 0, -1, -1], [0, -1, 0, -1]]
+    if np.abs(corners - np.median(colours[0], axis=0)).max() > EDGE_CONTRAST:
+        return None  # rounded corners: a checked box drawn filled (on a selected row)
+    return found
 
 
 def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
@@ -731,17 +736,19 @@ def _icons_in_fields(widgets: list[Widget]) -> list[Widget]:
 def _without_selected_values(frame: _Frame, widgets: list[Widget]) -> list[Widget]:
     """What lies on the block a field draws behind its selected value is that value, no control
     of its own: the block's fill between the glyphs passes for a filled check box, the block
-    with its glyphs for an icon."""
+    with its glyphs for an icon. (What holds the field, a pane, stays.)"""
     blocks = [
-        block
+        (w.box, block)
         for w in widgets
         if w.kind in FIELDS and (block := selection_block(frame.pixels, w.box)) is not None
     ]
     return [
         w
         for w in widgets
-        if w.kind in FIELDS
-        or not any(b.intersection(w.box) >= 0.5 * min(b.area, w.box.area) for b in blocks)
+        if not any(
+            w.box.area < field.area and b.intersection(w.box) >= 0.5 * min(b.area, w.box.area)
+            for field, b in blocks
+        )
     ]
 
 
