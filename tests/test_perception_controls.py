@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 from clickwright.parsers.screen_parser import ScreenParser
+from clickwright.parsers.widgets import detect_widgets, selection_block
 from clickwright.types import Element, Frame, Screen
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -381,3 +382,26 @@ def test_a_yad_spin_box_whose_value_is_selected_is_a_field_showing_it(
     line = [e for e in screen.elements if e.interactive and e.box.x >= entry.box.right - 4
             and abs(e.box.center[1] - entry.box.center[1]) <= 6]  # fmt: skip
     assert [e.kind for e in line] == ["button", "button"]  # its minus and plus
+
+
+def test_a_selected_value_is_told_from_a_filled_check_box_and_keeps_its_pane() -> None:
+    """The selection's block is square-cornered (a checked box drawn filled, on a selected
+    row, has rounded ones and stays a check box); what holds the field stays."""
+    pixels = np.asarray(Image.open(FIXTURES / "yad_spin_selected.png").convert("RGB"))
+    (field,) = [w for w in detect_widgets(pixels) if w.kind == "input"]
+    block = selection_block(pixels, field.box)
+    assert block is not None and field.box.contains(block)
+    rounded = pixels.copy()
+    tint = (rounded[block.y, block.x].astype(int) + 255) // 2  # anti-aliased corners
+    for y, x in ((block.y, block.x), (block.y, block.right - 1),
+                 (block.bottom - 1, block.x), (block.bottom - 1, block.right - 1)):  # fmt: skip
+        rounded[y, x] = tint
+    assert selection_block(rounded, field.box) is None
+    height, width = pixels.shape[:2]
+    paned = np.full((height + 100, width + 40, 3), pixels[40, 200], np.uint8)
+    paned[50 : 50 + height, 20 : 20 + width] = pixels
+    paned[[8, height + 91], 8 : width + 32] = 150  # a pane's outline round the form
+    paned[8 : height + 92, [8, width + 31]] = 150
+    inside = field.box._replace(x=field.box.x + 20, y=field.box.y + 50)
+    holders = [w.kind for w in detect_widgets(paned) if w.box.contains(inside) and w.box != inside]
+    assert holders == ["container"]
