@@ -26,6 +26,7 @@ from clickwright.types import Box, ElementKind
 
 EDGE_CONTRAST = 10  # grey levels; a dark Fusion line edit differs from its window by only 18
 MIN_SIDE = 6  # smallest region side, in pixels, that can be the inside of a control
+MIN_AREA = 18  # px: the smallest inside of a toggle, a filled diamond's (Tk's radio): half its box
 MAX_BAND = 6  # widest edge band (outline, highlight line, pixel after) measured across
 TOGGLE_INSIDE = (7, 36)  # side range of the inside of a check box square or radio circle
 TOGGLE_OUTSIDE = (10, 40)  # side range of a whole check box or radio, outline included
@@ -101,7 +102,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
         & (y > 0)
         & (x + w < width)
         & (y + h < height)
-        & (area >= MIN_SIDE * MIN_SIDE)
+        & (area >= MIN_AREA)
     )
     widgets = []
     for label in candidates[candidates > 0]:  # label 0 is the edge pixels themselves
@@ -159,7 +160,9 @@ class _Region:
         low, high = TOGGLE_INSIDE
         if low <= self.w <= high and low <= self.h <= high and 0.75 <= self.w / self.h <= 1.33:
             toggle = self._toggle()
-            if toggle is not None:
+            # Below a control's least area only a solid fill is one (Tk's filled diamond); with
+            # a hole it is a glyph's ring (a title bar's maximize square).
+            if toggle is not None and (self.area >= MIN_SIDE * MIN_SIDE or not self.ink.any()):
                 return [toggle]
         # A 1 px wide region between two parallel outlines is not the inside of anything.
         if cv2.erode(self.mask, _SQUARE).sum() < 0.3 * self.area:
@@ -465,11 +468,14 @@ def _outlined_fields(
         (h >= CONTROL_HEIGHTS[0] + 2) & (h <= CONTROL_HEIGHTS[1] + 4) & (w >= 1.2 * h)
     )
     controls = [f.box for f in found if f.kind not in ("container", "icon") + TOGGLES]
+    toggles = [f.box for f in found if f.kind in TOGGLES]
     fields = []
     for label in candidates[candidates > 0]:
         box = Box(*(int(v) for v in stats[label][:4]))
         if any(c.intersection(box) >= 0.5 * min(c.area, box.area) for c in controls):
             continue  # found already, a table's row of cells, or a selection in a field
+        if any(box.contains(t) and t.x - box.x <= t.w // 2 for t in toggles):
+            continue  # a toggle's hover highlight round it and its label
         blob = labels[box.y : box.bottom, box.x : box.right] == label
         rows, columns = blob.mean(axis=1), blob.mean(axis=0)
         sides = (max(rows[:2]), max(rows[-2:]), max(columns[:2]), max(columns[-2:]))

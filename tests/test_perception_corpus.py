@@ -81,6 +81,11 @@ def kinds(screen: Screen) -> dict[str, str]:
     return {e.text: e.kind for e in screen.elements if e.text}
 
 
+def same(text: str, label: str) -> bool:
+    """OCR reads a capital in the middle of a label as it likes ("Open Edit window")."""
+    return text.lower() == label.lower()
+
+
 def on(screen: Screen, label: str) -> bool:
     (toggle,) = [e for e in screen.elements if label in (e.text, e.name) and e.kind in
                  ("checkbox", "radio")]  # fmt: skip
@@ -205,6 +210,28 @@ def test_idle_settings_tk_toggles_and_small_entries(idle_settings) -> None:  # n
     assert box.name == "Show line numbers in new windows" and "checked" not in box.state
     ticked = parse(idle_settings(point=box.box.center))
     assert [("checked" in e.state) for e in ticked.elements if e.kind == "checkbox"] == [True]
+
+
+def test_idle_settings_a_radio_just_clicked_keeps_its_label(idle_settings) -> None:  # noqa: ANN001
+    """The radio button clicked, the pointer still on it: Tk draws it on a lighter hover band,
+    its diamond 1 px from the band's edge, and a focus ring round its label; it is a radio,
+    selected, with its label (no field, no button, no plain text), and so is the other."""
+    for tab, clicked, other in (
+        ("Shell/Ed", "No Prompt", "Prompt to Save"),
+        ("Shell/Ed", "Prompt to Save", "No Prompt"),
+        ("Windows", "Open Edit Window", "Open Shell Window"),
+        ("Windows", "Open Shell Window", "Open Edit Window"),
+    ):
+        (label,) = [e for e in parse(idle_settings(tab)).elements if same(e.text, clicked)]
+        screen = parse(idle_settings(point=label.box.center))
+        radios = {e.text.lower(): "checked" in e.state for e in screen.elements
+                  if e.kind == "radio"}  # fmt: skip
+        assert radios == {clicked.lower(): True, other.lower(): False}, sorted(
+            kinds(screen).items()
+        )
+        line = [e for e in screen.elements if e.interactive
+                and abs(e.box.center[1] - label.box.center[1]) <= 6]  # fmt: skip
+        assert {e.kind for e in line} == {"radio"}, line
 
 
 def test_idle_settings_toggles_survive_an_incremental_parse(idle_settings) -> None:  # noqa: ANN001
