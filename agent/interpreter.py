@@ -543,7 +543,10 @@ def interpret(task: str) -> list[Step]:
             step.verb == "form"
             and step.text
             and not any(
-                s.verb in _SUBMITS and (s.verb != "form" or s.text) for s in steps[index + 1 :]
+                s.verb in _SUBMITS
+                and (s.verb != "form" or s.text)
+                and (s.verb != "intent" or s.text in _SUBMITTING_INTENTS)
+                for s in steps[index + 1 :]
             )
         ):
             steps.append(Step("label", step.clause, text=step.text))
@@ -575,3 +578,5 @@ _ANSWERS = frozenset({"yes", "no", "ok", "okay", "sure", "yep", "yeah", "nope", 
 
 
 _SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form")
+_SUBMITTING_INTENTS = frozenset({"affirm", "submit", "save", "next", "checkout"})
+"""Intents whose button sends a form on ("keep me signed in" after a login keeps a box)."""

@@ -152,6 +152,9 @@ class Lexicon:
         self.day_first = fields.pop("ambiguous_dates") == "day"
         self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
         self.measures: dict[str, str] = dict(data["measures"])
+        self.synonyms: dict[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in data["synonyms"].items()
+        }
         self.quiet_forms = _phrases(data["actions"]["form"].get("quiet", []))
         numbers = dict(data["numbers"])
         self.ordinals: tuple[str, ...] = tuple(numbers.pop("ordinals"))

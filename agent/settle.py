@@ -104,6 +104,8 @@ def _type(step: Step, screen: Screen) -> Settled:
             return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
         return _same(step)
     split = _label_at_edge(text, screen)
+    if split is None and (row_button := _verb_button_for(step, screen)) is not None:
+        return row_button
     if split is None:
         if value := _trailing_value(text):
             typed = replace(step, text=value, soft=False)
@@ -112,6 +114,22 @@ def _type(step: Step, screen: Screen) -> Settled:
     field, value = split
     settled = replace(step, target=field.label, kind="input", text=value, soft=False)
     return Settled([settled], f"'{field.label}' names a field; '{value}' is the text")
+
+
+_DESTINATION = re.compile(r"\s+(?:to|in|into|on)\s+(?:the|my|your|our)?\s*\w+$", re.I)
+"""The place a button already names ("add the wool hat TO MY CART": Add to cart)."""
+
+
+def _verb_button_for(step: Step, screen: Screen) -> Settled | None:
+    """ "add the wool hat to my cart": when buttons start with the verb and the words (less the
+    place the button names) show on the screen, the button of that row, not typing."""
+    verb = step.clause.split()[0].lower() if step.clause.split() else ""
+    if not verb or not _buttons(screen, verb):
+        return None
+    what = _DESTINATION.sub("", step.text or "")
+    if not what or shows_words(screen, row_words(what)) is None:
+        return None
+    return _label(Step("label", step.clause, text=verb, target=what), screen)
 
 
 def _label_at_edge(text: str, screen: Screen) -> tuple[Field, str] | None:
@@ -336,10 +354,15 @@ def _measured(segment: _Segment) -> tuple[str, str] | None:
     return None
 
 
+_LINKING_VERBS = frozenset({"is", "are", "be", "of", "should", "must", "shall", "will", "needs",
+                            "need", "has", "have", "to", "set"})  # fmt: skip
+"""Words that only join a label to its value ("Language should be Norsk")."""
+
+
 def _value_words(text: str) -> str:
     """A value without the words around it that only join it ("the", "no", "is")."""
     lex = lexicon()
-    drop = lex.determiners | {" ".join(n) for n in lex.negations} | {"is", "are", "be", "of"}
+    drop = lex.determiners | {" ".join(n) for n in lex.negations} | _LINKING_VERBS
     words = text.split()
     while words and words[0].lower() in drop:
         words.pop(0)
@@ -389,6 +412,9 @@ def _field_for_value(
         if towns:
             return [(towns[0], value)]
     choices = {f.element.id: f for f in free if f.element.kind in ("combo", "button")}
+    empty = {f.element.id: f for f in free if f.element.kind == "input" and not f.element.text}
+    if not choices and len(empty) == 1 and len(value.split()) == 1:
+        return [(*empty.values(), value)]  # "sign in: mia@web.no, Tr0ub4dor": the one left
     if len(choices) != 1 or len(value.split()) > 2:
         return []  # the one choice box takes a short value, not a phrase ("new windows …")
     return [(*choices.values(), value)]
@@ -469,6 +495,8 @@ def _intent(step: Step, screen: Screen) -> Settled:
     """The button that means the intent; "unlock with the password s3cret!" fills the fields
     the words after "with" name first."""
     intent = lexicon().intents[step.text or "affirm"]
+    if (toggle := _toggle_said(screen, step.clause)) is not None:
+        return toggle  # "keep me signed in" ticks Remember me
     given = re.match(r"(?:with|using)\s+(.+)", step.target or "", re.I | re.S)
     filled = _fill(given[1], screen) if given else []
     if filled:
@@ -566,12 +594,9 @@ def _label(step: Step, screen: Screen) -> Settled:
     book": the button that books; "Open forest.jpg": select it, then Open."""
     lex = lexicon()
     verb = (step.text or "").strip()
-    said = f"{verb} {step.target or ''}".strip()
-    toggle = next((e for e in screen.elements if e.kind in TOGGLE_KINDS
-                   and text_similarity(said, e.text or e.name) >= SHOWN), None)  # fmt: skip
+    toggle = _toggle_said(screen, f"{verb} {step.target or ''}")
     if toggle is not None:  # "Send me a copy": the box of that name, not the Send button
-        return Settled([Step("check", step.clause, target=toggle.text or toggle.name,
-                             kind=toggle.kind)], "a box says it")  # fmt: skip
+        return toggle
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
     if step.target and reading.is_pronoun(step.target):
@@ -594,6 +619,19 @@ def _label(step: Step, screen: Screen) -> Settled:
         return Settled([click], f"'{label}' does it")  # "send the 50": no row to pick first
     pick = Step("click", step.clause, target=row)
     return Settled([pick, click], f"'{row}' first, then '{label}'")
+
+
+def _toggle_said(screen: Screen, words: str) -> Settled | None:
+    """Ticking the check box or radio whose label the clause says, in its words or in words
+    people use for it ("keep me signed in": Remember me)."""
+    said = " ".join(words.split())
+    for toggle in (e for e in screen.elements if e.kind in TOGGLE_KINDS):
+        label = toggle.text or toggle.name
+        names = [label, *lexicon().synonyms.get(normalize(label), ())]
+        if any(text_similarity(said, name) >= SHOWN for name in names):
+            check = Step("check", said, target=label, kind=toggle.kind)
+            return Settled([check], f"'{label}' is what it says")
+    return None
 
 
 def _buttons(screen: Screen, label: str) -> list[Element]:
@@ -826,6 +864,9 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     head = re.split(r"\s+(?:on|for|in|from|to|at|with|into|onto)\s+", target, maxsplit=1)[0]
     if head != target and _shown(screen, head):  # "peppers on my pizza": what goes where
         return Settled([replace(step, target=head, soft=False)], f"'{head}' is shown")
+    if not toggles and (chosen := _choice_before_label(screen, target)) is not None:
+        field, value = chosen
+        return Settled([_set_field(field, value)], f"'{value}' is a choice of '{field.label}'")
     part = _shown_part(screen, target)
     if part and not toggles:
         return Settled([replace(step, target=part, soft=False)], f"'{part}' is shown")
@@ -837,6 +878,18 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if loose and loose[0].verb in ("look", "delete", "find", "label"):
         return settle(loose[0], screen, Memory())
     return _same(step)
+
+
+def _choice_before_label(screen: Screen, words: str) -> tuple[Field, str] | None:
+    """ "the dark theme": a drop-down labelled by the last words, and the choice before them."""
+    said = [w for w in words.split() if w.lower() not in lexicon().determiners]
+    choices = [f for f in fields(screen) if f.element.kind in ("combo", "button")]
+    for n in range(1, min(3, len(said) - 1) + 1):
+        label = " ".join(said[-n:])
+        for field in choices:
+            if text_similarity(label, field.label) >= LABEL:
+                return field, " ".join(said[:-n])
+    return None
 
 
 def _part_step(step: Step, part: str, screen: Screen) -> Step:

@@ -202,6 +202,62 @@ def test_a_line_named_by_its_words_is_deleted_in_the_text_not_by_a_toolbars_dele
     assert [(s.verb, s.target, s.where) for s in steps] == [("delete", "call mom", "line")]
 
 
+SETTINGS = screen(
+    el(0, "checkbox", "Email alerts", (20, 20, 120, 20), state=frozenset({"checked"})),
+    el(1, "checkbox", "Remember me", (20, 50, 120, 20)),
+    el(2, "text", "Theme", (20, 80, 60, 20)),
+    el(3, "combo", "Light", (90, 76, 100, 28)),
+    el(4, "text", "Language", (20, 120, 80, 20)),
+    el(5, "combo", "English", (110, 116, 100, 28)),
+    el(6, "button", "Save changes", (20, 160, 130, 30)),
+)
+
+
+def test_settings_said_as_people_say_them():
+    assert read("switch to the dark theme", SETTINGS) == [("set", "Theme", "dark")]
+    assert read("Language should be Norsk. Save.", SETTINGS) == [
+        ("set", "Language", "Norsk"),
+        ("click", "Save changes", None),
+    ]
+    assert read("keep me signed in", SETTINGS) == [("check", "Remember me", None)]
+
+
+def test_a_login_sentence_keeps_its_submit_and_fills_the_one_field_left():
+    login = screen(
+        el(0, "text", "Email", (20, 20, 50, 20)),
+        el(1, "input", "", (80, 16, 200, 28)),
+        el(2, "text", "Password", (20, 60, 70, 20)),
+        el(3, "input", "", (100, 56, 200, 28)),
+        el(4, "checkbox", "Remember me", (20, 100, 120, 20)),
+        el(5, "button", "Log in", (20, 140, 80, 30)),
+        el(6, "button", "Create account", (110, 140, 130, 30)),
+    )
+    task = "log in as mia@web.no with password Tr0ub4dor and keep me signed in"
+    assert read(task, login) == [
+        ("set", "Email", "mia@web.no"),
+        ("set", "Password", "Tr0ub4dor"),
+        ("check", "Remember me", None),
+        ("click", "Log in", None),
+    ]
+    assert read("sign in: mia@web.no, Tr0ub4dor", login) == [
+        ("set", "Email", "mia@web.no"),
+        ("set", "Password", "Tr0ub4dor"),
+        ("click", "Log in", None),
+    ]
+
+
+def test_adding_a_row_to_a_place_its_button_names_presses_that_rows_button():
+    shop = screen(
+        el(0, "text", "Wool hat", (20, 20, 80, 20)),
+        el(1, "button", "Add to cart", (200, 16, 110, 28)),
+        el(2, "text", "Scarf", (20, 60, 80, 20)),
+        el(3, "button", "Add to cart", (200, 56, 110, 28)),
+    )
+    assert read("add the wool hat to my cart", shop) == [
+        ("click", "Add to cart", None, {"scope": "wool hat"})
+    ]
+
+
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
         el(4, "text", "Team members", (20, 0, 140, 16)),
