@@ -152,6 +152,9 @@ class Lexicon:
         self.day_first = fields.pop("ambiguous_dates") == "day"
         self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
         self.measures: dict[str, str] = dict(data["measures"])
+        self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
+            tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()
+        }
         self.synonyms: dict[str, tuple[str, ...]] = {
             k: tuple(v) for k, v in data["synonyms"].items()
         }

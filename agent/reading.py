@@ -561,8 +561,8 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
             return keys([values[1], "-", values[0], "="])
         return None
     operator = _operator(lead, words)
-    if operator and _counts_things(words):
-        return None  # "add 2 more apples to the cart" is no sum
+    if operator and (_counts_things(words) or not _only_sum_words(words)):
+        return None  # "add 2 more apples to the cart", "add the cheapest one" are no sums
     if operator and lead in ("add", "subtract", "multiply", "divide", "sum", "take"):
         if len(values) == 1 or refers:
             return keys([operator, values[-1], "="])
@@ -582,6 +582,16 @@ def _counts_things(words: Sequence[str]) -> bool:
             if not any(lex.longest(ops, words, j) for ops in lex.operations.values()):
                 return True
     return False
+
+
+def _only_sum_words(words: Sequence[str]) -> bool:
+    """Whether every word is a number, an operator, a word that refers to a result ("it",
+    "the answer") or one that asks for a calculation."""
+    lex = lexicon()
+    refers = {w for p in lex.pronouns for w in p}
+    ops = {w for phrases in lex.operations.values() for p in phrases for w in p}
+    known = _SUM_WORDS | lex.calculation_asks | refers | ops | {"(", ")", "%"}
+    return all(lex.number(w) is not None or w in known for w in words)
 
 
 _SUM_WORDS = frozenset({"and", "to", "from", "by", "then", "of", "times", "percent", "plus",

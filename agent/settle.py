@@ -33,7 +33,7 @@ from clickwright.agent.grounding import (
     text_similarity,
     unseen_sliders,
 )
-from clickwright.agent.lexicon import Intent, lexicon, words_of
+from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
 from clickwright.agent.setting import parse_date
 from clickwright.errors import StepFailed
@@ -121,15 +121,22 @@ _DESTINATION = re.compile(r"\s+(?:to|in|into|on)\s+(?:the|my|your|our)?\s*\w+$",
 
 
 def _verb_button_for(step: Step, screen: Screen) -> Settled | None:
-    """ "add the wool hat to my cart": when buttons start with the verb and the words (less the
-    place the button names) show on the screen, the button of that row, not typing."""
+    """ "add the wool hat to my cart", "put the cheapest item in the cart": when buttons start
+    with the verb or name the place, and the words (less the place) name a row on the screen,
+    the button of that row, not typing."""
     verb = step.clause.split()[0].lower() if step.clause.split() else ""
-    if not verb or not _buttons(screen, verb):
-        return None
+    place = _DESTINATION.search(step.text or "")
+    noun = words_of(place[0])[-1] if place else ""
+    named = [b for b in screen.elements if b.kind == "button" and noun in words_of(b.text)]
+    buttons = _buttons(screen, verb) if verb else []
+    label = (buttons or named or [None])[0]
     what = _DESTINATION.sub("", step.text or "")
-    if not what or shows_words(screen, row_words(what)) is None:
+    if label is None or not what:
         return None
-    return _label(Step("label", step.clause, text=verb, target=what), screen)
+    if row_by_extreme(screen, what) is None and shows_words(screen, row_words(what)) is None:
+        return None
+    text = verb if buttons else label.text
+    return _label(Step("label", step.clause, text=text, target=what), screen)
 
 
 def _label_at_edge(text: str, screen: Screen) -> tuple[Field, str] | None:
@@ -672,7 +679,10 @@ def row_words(words: str) -> str:
 def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
     """The row `words` names: by what follows its relative word ("the invoice from March"),
     or by the words before it when only they are shown on a row of the `buttons` ("Jonas Lie
-    from the team", the team being the page's title)."""
+    from the team", the team being the page's title), or by its least or greatest value
+    ("the cheapest item")."""
+    if (extreme := row_by_extreme(screen, words)) is not None:
+        return extreme
     row = row_words(words)
     toks = reading.tokens(words)
     lex = lexicon()
@@ -687,6 +697,35 @@ def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
         )
 
     return before if not on_a_row(row) and on_a_row(before) else row
+
+
+def row_by_extreme(screen: Screen, words: str) -> str | None:
+    """ "the cheapest item": the name of the row showing the least amount of money in a
+    column of amounts (its first text), by the lexicon's superlatives."""
+    lex = lexicon()
+    said = words_of(words)
+    found = next(((way, kind) for phrase, (way, kind) in lex.superlatives.items()
+                  if any(phrase_at(said, i, phrase) for i in range(len(said)))), None)  # fmt: skip
+    if found is None:
+        return None
+    way, kind = found
+    values = [(number, e) for e in screen.elements
+              if (kind == "number" or lex.value_kind(e.text.strip()) == "money")
+              and (number := _as_number(e.text)) is not None
+              and re.fullmatch(r"\W{0,2}[\d.,]+\W{0,3}\w{0,3}", e.text.strip())]  # fmt: skip
+    column = max(values, key=lambda v: sum(abs(v[1].box.center[0] - o.box.center[0]) < 20
+                                          for _, o in values), default=None)  # fmt: skip
+    if column is None:
+        return None
+    same = [v for v in values if abs(v[1].box.center[0] - column[1].box.center[0]) < 20]
+    if len(same) < 2:
+        return None
+    _, cell = (min if way == "min" else max)(same, key=lambda v: v[0])
+    middle = cell.box.center[1]
+    names = [e for e in screen.elements if e.text.strip() and re.search(r"[^\W\d_]", e.text)
+             and e.kind not in ("button", "link") and e.box.right <= cell.box.x
+             and abs(e.box.center[1] - middle) < cell.box.h / 2]  # fmt: skip
+    return min(names, key=lambda e: e.box.x).text.strip() if names else None
 
 
 # ---- deleting: a row through its button, a line, a word, everything ------------------------------

@@ -256,6 +256,15 @@ def test_adding_a_row_to_a_place_its_button_names_presses_that_rows_button():
     assert read("add the wool hat to my cart", shop) == [
         ("click", "Add to cart", None, {"scope": "wool hat"})
     ]
+    priced = screen(
+        *shop.elements,
+        el(4, "text", "$18", (120, 20, 40, 20)),
+        el(5, "text", "$12", (120, 60, 40, 20)),
+    )
+    assert read("put the cheapest item in the cart", priced) == [
+        ("click", "Add to cart", None, {"scope": "Scarf"})
+    ]
+    assert read("add the most expensive one to the cart", priced)[0][3] == {"scope": "Wool hat"}
 
 
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
