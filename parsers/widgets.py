@@ -35,6 +35,8 @@ FRAMED = (0.9, 0.6)  # share of its box's top and bottom, and of its sides, a re
 # runs along
 CONTAINER_SIDE = 40  # a flat bordered area at least this large both ways is a container
 TAB_HEIGHT = 12  # shortest tab that can stick out above a tab widget's pane
+BEVEL_FAINT = 5  # grey levels: the least a bevel's faint side differs from what is round it
+# (white on Tk's light hover band is 19 above it at most, less where a corner is the other's)
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
 SAME_FACE = 4  # grey levels within which a control's face is the colour round it
 SHAPE_CONTRAST = 12  # grey levels (any channel) from the surroundings that are a toggle's shape
@@ -393,6 +395,8 @@ def _marked_toggles(
         coloured = _accent(frame.pixels[box.y : box.bottom, box.x : box.right].reshape(-1, 3))
         if taken[box.center[1], box.center[0]] or not _isolated(edges, box, coloured):
             continue
+        if any(box.contains(t.box) for t in found if t.kind in TOGGLES):
+            continue  # a hover band round a toggle (Tk's, with its label's focus ring)
         blob = (labels[box.y : box.bottom, box.x : box.right] == label).astype(np.uint8)
         filled = _fill_holes(blob)
         if _centre_contrast(frame.gray, box) > SOLID_CONTRAST and _bevelled(frame, box):
@@ -453,7 +457,8 @@ def _bevelled(frame: _Frame, box: Box) -> bool:
     outside = _outside(frame.gray, box)
     upper = float(gray[top, columns].mean()) - outside
     lower = float(gray[bottom, columns].mean()) - outside
-    return min(abs(upper), abs(lower)) >= EDGE_CONTRAST and upper * lower < 0
+    faint, strong = sorted((abs(upper), abs(lower)))
+    return faint >= BEVEL_FAINT and strong >= 2 * EDGE_CONTRAST and upper * lower < 0
 
 
 def _outlined_fields(
