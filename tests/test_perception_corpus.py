@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -92,19 +93,13 @@ def on(screen: Screen, label: str) -> bool:
     return "checked" in toggle.state
 
 
-@pytest.mark.parametrize("scale", [1, 2])
-@pytest.mark.parametrize("page", sorted(PAGES))
-def test_corpus_pages_buttons_are_buttons_and_headings_text(
-    display,
-    page: str,
-    scale: int,
-    tmp_path: Path,  # noqa: ANN001
-) -> None:
-    buttons, texts, drop_downs, toggles = PAGES[page]
+@contextmanager
+def chromium(display, page: str, scale: int, profile: Path) -> Iterator[None]:  # noqa: ANN001
+    """The corpus's page in Chromium at device scale `scale`, drawn."""
     browser = subprocess.Popen(
         [
             *CHROMIUM,
-            f"--user-data-dir={tmp_path}",
+            f"--user-data-dir={profile}",
             f"--force-device-scale-factor={scale}",
             f"--app={(CORPUS / page).as_uri()}",
         ],  # fmt: skip
@@ -114,10 +109,38 @@ def test_corpus_pages_buttons_are_buttons_and_headings_text(
     )
     try:
         time.sleep(2)  # the window opens blank before the page is drawn
-        screen = parse(settled(display))
+        yield
     finally:
         browser.terminate()
         browser.wait(timeout=10)
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_tabs_primary_button_is_a_button(display, scale: int, tmp_path: Path) -> None:  # noqa: ANN001
+    """The Security tab of tabs.html opened: its Save button is a button, no drop-down."""
+    with chromium(display, "tasks/web/tabs.html", scale, tmp_path):
+        (tab,) = [e for e in parse(settled(display)).elements if e.text == "Security"]
+        x, y = tab.box.center
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1",
+                        "mousemove", "0", "0"], env=display.env(), check=True)  # fmt: skip
+        time.sleep(0.5)
+        screen = parse(settled(display))
+    seen = kinds(screen)
+    assert (seen.get("Save"), seen.get("Security")) == ("button", "tab"), sorted(seen.items())
+    assert not on(screen, "Two-factor authentication")
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_corpus_pages_buttons_are_buttons_and_headings_text(
+    display,
+    page: str,
+    scale: int,
+    tmp_path: Path,  # noqa: ANN001
+) -> None:
+    buttons, texts, drop_downs, toggles = PAGES[page]
+    with chromium(display, page, scale, tmp_path):
+        screen = parse(settled(display))
     seen = kinds(screen)
     assert {t: seen.get(t) for t in buttons} == dict.fromkeys(buttons, "button")
     assert {t: seen.get(t) for t in texts} == dict.fromkeys(texts, "text")
@@ -272,9 +295,17 @@ def test_idle_settings_toggles_survive_an_incremental_parse(idle_settings) -> No
 # ---- an editor's selection -------------------------------------------------------------------
 
 
-def test_lines_an_editor_selected_are_text(display, tmp_path: Path) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Status: draft\nOwner: Kim\n",  # a band two lines tall, a control's height
+        "Status: draft\nOwner: Kim\nDue: Friday\nBudget: 1200 EUR\nNext steps: call them\n",
+        "Status: draft  Owner: Kim  for the weekend trip to the lake\n",  # one wide line: a bar
+    ],
+)
+def test_lines_an_editor_selected_are_text(display, text: str, tmp_path: Path) -> None:  # noqa: ANN001
     notes = tmp_path / "notes.txt"
-    notes.write_text("Status: draft\nOwner: Kim\n")  # a band two lines tall, a control's height
+    notes.write_text(text)
     editor = subprocess.Popen(
         ["mousepad", str(notes)],
         env={**display.env(), "GTK_THEME": "Adwaita", "NO_AT_BRIDGE": "1", "HOME": str(tmp_path)},
