@@ -404,8 +404,9 @@ def _field_for_value(
         named = _labelled(free, lex.fields[kind]) or _showing(free, kind)
         return [(named[0], value)] if named else []
     hinted = _labelled(free, lex.hints.get(linker, ()))
-    hinted = [f for f in hinted if _looks_like_name(value) or not _is_name_field(f)]
-    if hinted:  # "as Bo Lind" a name field, "as an editor" the Role
+    if not _looks_like_name(value):  # "as Bo Lind" a name field, "as an editor" the Role
+        hinted.sort(key=_is_name_field)
+    if hinted:
         if hinted[0].label and _is_name_field(hinted[0]):
             return _names(value, free)
         return [(hinted[0], value)]

@@ -1077,7 +1077,14 @@ def _tag_tabs(widgets: list[Widget]) -> list[Widget]:
             ):
                 result[index] = Widget(widget.box, "tab", widget.score)
                 tabs.append(result[index])
-    return result
+    # A "field" inside a tab is its label's focus ring (Tk's current tab); a tab's own close
+    # button stays.
+    tab_boxes = [w.box for w in result if w.kind == "tab"]
+    return [
+        w
+        for w in result
+        if w.kind != "input" or not any(t.contains(w.box, slack=2) for t in tab_boxes)
+    ]
 
 
 def _tag_headers(widgets: list[Widget]) -> list[Widget]:

@@ -40,12 +40,16 @@ PROTOCOL_MODELS = {
     "openai-computer": ("openai", "computer-use-preview"),
 }
 BODY_ANSWERS = {
-    "anthropic-computer": lambda: anthropic_tool_use(
-        {"action": "left_click", "coordinate": [40, 30]}, text="Clicking Advanced"
-    ).body,
-    "openai-computer": lambda: openai_computer_call(
-        {"type": "click", "x": 40, "y": 30, "button": "left"}, summary="Clicking Advanced"
-    ).body,
+    "anthropic-computer": lambda: (
+        anthropic_tool_use(
+            {"action": "left_click", "coordinate": [40, 30]}, text="Clicking Advanced"
+        ).body
+    ),
+    "openai-computer": lambda: (
+        openai_computer_call(
+            {"type": "click", "x": 40, "y": 30, "button": "left"}, summary="Clicking Advanced"
+        ).body
+    ),
 }
 """A real answer of each vendor's JSON protocol, to be damaged."""
 ANSWER_SCREEN = Screen(
@@ -266,8 +270,10 @@ def model_answers(draw: st.DrawFn) -> tuple[str, str | dict[str, Any]]:
             body = _replaced(body, draw(st.integers(0, 10**6)), draw(JSON_VALUES))
         return kind, body
     grammar = kind if kind in FRAGMENTS else "json"
-    piece = st.text(max_size=30) | st.sampled_from(FRAGMENTS[grammar]) | JSON_VALUES.map(
-        lambda value: json.dumps(value, allow_nan=True)
+    piece = (
+        st.text(max_size=30)
+        | st.sampled_from(FRAGMENTS[grammar])
+        | JSON_VALUES.map(lambda value: json.dumps(value, allow_nan=True))
     )
     return kind, "".join(draw(st.lists(piece, max_size=8)))
 

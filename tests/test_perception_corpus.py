@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 from test_perception_controls import settled
 
 from clickwright.parsers.screen_parser import ScreenParser
@@ -32,6 +33,7 @@ from clickwright.types import Element, Frame, Screen
 pytestmark = pytest.mark.slow
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks"
+FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUM = (
     "chromium", "--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run",
     "--no-default-browser-check", "--disable-background-networking",
@@ -233,6 +235,16 @@ def test_idle_settings_tk_toggles_and_small_entries(idle_settings) -> None:  # n
     assert box.name == "Show line numbers in new windows" and "checked" not in box.state
     ticked = parse(idle_settings(point=box.box.center))
     assert [("checked" in e.state) for e in ticked.elements if e.kind == "checkbox"] == [True]
+
+
+def test_idle_settings_current_tab_in_its_focus_ring_is_a_tab() -> None:
+    """Tk's current tab, the notebook having the keyboard, draws its label in a focus ring
+    (here Shell/Ed, reached from Fonts through Keys and Windows): a tab, no field."""
+    pixels = np.asarray(Image.open(FIXTURES / "idle_shell_tab_focused.png").convert("RGB"))
+    screen = parse(pixels)
+    (current,) = [e for e in screen.elements if e.kind == "tab" and "selected" in e.state]
+    assert current.text.lower().startswith("shel")
+    assert not [e for e in screen.elements if e.kind == "input" and e.box.y < current.box.bottom]
 
 
 def test_idle_settings_a_radio_just_clicked_keeps_its_label(idle_settings) -> None:  # noqa: ANN001

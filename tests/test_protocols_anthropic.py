@@ -244,8 +244,13 @@ def test_every_click_button_count_held_key_and_hold_is_a_real_action():
         anthropic_tool_use({"action": "left_click", "coordinate": [5, 5], "text": "shift"}),
         anthropic_tool_use({"action": "hold_key", "text": "ctrl", "duration": 2}),
         anthropic_tool_use(
-            {"action": "scroll", "coordinate": [5, 5], "scroll_direction": "up",
-             "scroll_amount": 2, "text": "ctrl"}
+            {
+                "action": "scroll",
+                "coordinate": [5, 5],
+                "scroll_direction": "up",
+                "scroll_amount": 2,
+                "text": "ctrl",
+            }
         ),  # fmt: skip
     ]
     with ModelServer(replies, strict=True) as server:

@@ -239,6 +239,16 @@ def test_a_login_sentence_keeps_its_submit_and_fills_the_one_field_left():
         ("check", "Remember me", None),
         ("click", "Log in", None),
     ]
+    user = screen(
+        el(0, "text", "Username", (20, 20, 80, 20)),
+        el(1, "input", "", (110, 16, 200, 28)),
+        el(2, "text", "Password", (20, 60, 70, 20)),
+        el(3, "input", "", (100, 56, 200, 28)),
+    )
+    assert read("Log in as ada with the password s3cret!", user)[:2] == [
+        ("set", "Username", "ada"),  # a user name in lower case is still one
+        ("set", "Password", "s3cret!"),
+    ]
     assert read("sign in: mia@web.no, Tr0ub4dor", login) == [
         ("set", "Email", "mia@web.no"),
         ("set", "Password", "Tr0ub4dor"),
