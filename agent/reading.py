@@ -224,6 +224,8 @@ def names_values(clause: str) -> bool:
         return False
     if lex.longest(lex.negations, [w.lower() for w in words], 0):
         return True  # "no product updates"
+    if lex.number(words[0].lower()) is not None and words[1][:1].isalpha():
+        return True  # "two adults and three children"
     if words[1].lower() in lex.determiners | _NOT_A_LABEL:
         return False  # "summon me a flight", "wait until Loading disappears": a verb unknown
     head = words[1:4]

@@ -112,8 +112,20 @@ def _type(step: Step, screen: Screen) -> Settled:
             return Settled([typed], f"'{value}' is the value the words name")
         return _same(step, "no field label among the words: all of them are the text")
     field, value = split
+    if len(more := _fill(f"{field.label} {_cut_at_labels(value, screen, field)}", screen)) > 1:
+        return Settled([replace(s, clause=step.clause) for s in more], "a field per label")
     settled = replace(step, target=field.label, kind="input", text=value, soft=False)
     return Settled([settled], f"'{field.label}' names a field; '{value}' is the text")
+
+
+def _cut_at_labels(value: str, screen: Screen, field: Field) -> str:
+    """The value with a comma before each other field's label it holds ("Pay rent due
+    2026-12-01" beside a Due field: "Pay rent, due 2026-12-01")."""
+    others = [f.label for f in fields(screen) if f.element.id != field.element.id
+              and f.element.kind in FIELD_KINDS and len(words_of(f.label)) == 1]  # fmt: skip
+    for label in others:
+        value = re.sub(rf"(?<=\S)\s+(?={re.escape(label)}\b)", ", ", value, flags=re.I)
+    return value
 
 
 _DESTINATION = re.compile(r"\s+(?:to|in|into|on)\s+(?:the|my|your|our)?\s*\w+$", re.I)
@@ -362,8 +374,9 @@ def _measured(segment: _Segment) -> tuple[str, str] | None:
 
 
 _LINKING_VERBS = frozenset({"is", "are", "be", "of", "should", "must", "shall", "will", "needs",
-                            "need", "has", "have", "to", "set"})  # fmt: skip
-"""Words that only join a label to its value ("Language should be Norsk")."""
+                            "need", "has", "have", "to", "set", "please", "thanks", "pls"})  # fmt: skip
+"""Words that only join a label to its value or are politeness ("Language should be Norsk",
+"three children please")."""
 
 
 def _value_words(text: str) -> str:
@@ -421,7 +434,7 @@ def _field_for_value(
             return [(towns[0], value)]
     choices = {f.element.id: f for f in free if f.element.kind in ("combo", "button")}
     empty = {f.element.id: f for f in free if f.element.kind == "input" and not f.element.text}
-    if not choices and len(empty) == 1 and len(value.split()) == 1:
+    if len(empty) == 1 and (len(value.split()) == 1 and not choices or _looks_like_name(value)):
         return [(*empty.values(), value)]  # "sign in: mia@web.no, Tr0ub4dor": the one left
     if len(choices) != 1 or len(value.split()) > 2:
         return []  # the one choice box takes a short value, not a phrase ("new windows …")
@@ -479,6 +492,10 @@ def _names(value: str, free: Sequence[Field]) -> list[tuple[Field, str]]:
 
 
 def _set_field(field: Field, value: str) -> Step:
+    """Setting a field; a number in words ("two adults") is set as its digits."""
+    number = lexicon().number(value.lower()) if value.isalpha() else None
+    if number is not None and number == int(number):
+        value = str(int(number))
     return Step("set", field.label, target=field.label, kind=field.element.kind, text=value)
 
 
@@ -956,8 +973,10 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         have = [w for t in texts for w in words_of(t)]
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
+    heads = [band for band in text_lines(screen)
+             if 2 * sum(e.kind == "button" for e in band) > len(band)]  # a list's column heads
     rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x))
-            for band in text_lines(screen)]  # fmt: skip
+            for band in text_lines(screen) if band not in heads]  # fmt: skip
     rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]
     rows.sort(key=lambda r: -r[0])
     if not rows or rows[0][0] < 2:

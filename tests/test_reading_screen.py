@@ -277,6 +277,54 @@ def test_adding_a_row_to_a_place_its_button_names_presses_that_rows_button():
     assert read("add the most expensive one to the cart", priced)[0][3] == {"scope": "Wool hat"}
 
 
+def test_dialog_sentences_without_separators_or_digits():
+    due = screen(
+        el(0, "text", "Task", (20, 20, 40, 20)),
+        el(1, "input", "", (80, 16, 200, 28)),
+        el(2, "text", "Due", (20, 60, 40, 20)),
+        el(3, "input", "", (80, 56, 200, 28)),
+    )
+    assert read("add the task Pay rent due 2026-12-01", due) == [
+        ("set", "Task", "Pay rent"),
+        ("set", "Due", "2026-12-01"),
+    ]
+    party = screen(
+        el(0, "text", "Adults", (20, 20, 60, 20)),
+        el(1, "input", "1", (90, 16, 80, 28)),
+        el(2, "text", "Children", (20, 60, 70, 20)),
+        el(3, "input", "0", (100, 56, 80, 28)),
+    )
+    assert read("two adults and three children please", party) == [
+        ("set", "Adults", "2"),
+        ("set", "Children", "3"),
+    ]
+    trip = screen(
+        el(0, "text", "Traveller", (20, 20, 70, 20)),
+        el(1, "input", "", (100, 16, 200, 28)),
+        el(2, "text", "Class", (20, 60, 50, 20)),
+        el(3, "combo", "", (100, 56, 200, 28)),
+    )
+    assert read("book business class for Ola Nordmann", trip)[:2] == [
+        ("set", "Class", "business"),
+        ("set", "Traveller", "Ola Nordmann"),
+    ]
+
+
+def test_a_row_by_its_values_not_by_the_column_heads_the_words_also_name():
+    rooms = screen(
+        el(0, "button", "Room", (20, 20, 80, 24)),
+        el(1, "button", "Floor", (100, 20, 60, 24)),
+        el(2, "button", "Seats", (160, 20, 60, 24)),
+        el(3, "list_item", "Aurora", (20, 46, 80, 20)),
+        el(4, "text", "2", (100, 46, 20, 20)),
+        el(5, "text", "8", (160, 46, 20, 20)),
+        el(6, "list_item", "Cedar", (20, 68, 80, 20)),
+        el(7, "text", "2", (100, 68, 20, 20)),
+        el(8, "text", "12", (160, 68, 20, 20)),
+    )
+    assert read("pick the room on floor 2 with 12 seats", rooms) == [("click", "Cedar", None)]
+
+
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
         el(4, "text", "Team members", (20, 0, 140, 16)),
