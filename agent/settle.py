@@ -373,8 +373,9 @@ def _measured(segment: _Segment) -> tuple[str, str] | None:
     return None
 
 
-_LINKING_VERBS = frozenset({"is", "are", "be", "of", "should", "must", "shall", "will", "needs",
-                            "need", "has", "have", "to", "set", "please", "thanks", "pls"})  # fmt: skip
+_LINKING_VERBS = frozenset({"is", "are", "be", "of", "should", "must", "shall", "will",
+                            "needs", "need", "has", "have", "to", "set", "please", "thanks",
+                            "pls"})  # fmt: skip
 """Words that only join a label to its value or are politeness ("Language should be Norsk",
 "three children please")."""
 

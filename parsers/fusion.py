@@ -876,11 +876,16 @@ def _space_at(text: TextBox, x: int) -> int | None:
 
 def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:
     """OCR's reading of a check box or radio itself: symbols ("●", "✓") or one look-alike
-    letter ("C" for a Tk radio, "V" or "J" for a GTK tick) over a toggle."""
-    letters = text.text.strip()
-    if any(c.isalnum() for c in letters) and not (len(letters) == 1 and letters in LOOKALIKES):
+    letter ("C" for a Tk radio, "V" or "J" for a GTK tick) over a toggle, or read across its
+    centre with the empty focus ring of a Tk check button that has no label ("D", "-D")."""
+    letters = "".join(c for c in text.text if not _glyph_sign(c))
+    if letters and not (len(letters) == 1 and letters in LOOKALIKES):
         return False
-    return any(text.box.intersection(t.box) >= 0.4 * max(1, text.box.area) for t in toggles)
+    return any(
+        text.box.intersection(t.box) >= 0.4 * max(1, text.box.area)
+        or text.box.contains_point(*t.box.center)
+        for t in toggles
+    )
 
 
 def hosts_of(boxes: list[Box], holders: list[Box]) -> list[int | None]:
