@@ -162,8 +162,10 @@ def clauses(task: str) -> list[str]:
         strong = s["stop"] or _STRONG.search(s[0])
         if not (STARTS_STEP.match(rest) or (strong and rest.strip()) or _lone_intent(rest)):
             continue
-        if s["stop"] in (".", "!", "?") and re.match(r"\s*[a-z]", task[s.end("stop") :]) and not (
-            STARTS_STEP.match(rest) or _lone_intent(rest)
+        if (
+            s["stop"] in (".", "!", "?")
+            and re.match(r"\s*[a-z]", task[s.end("stop") :])
+            and not (STARTS_STEP.match(rest) or _lone_intent(rest))
         ):
             continue  # "Thanks for your help! at the end": the sentence goes on
         if s["stop"] == ":" and not STARTS_STEP.match(rest):

@@ -902,6 +902,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     the summary" is a look)."""
     target = step.target or ""
     toggles = step.verb in ("check", "uncheck")
+    if step.nth and (paged := _nth_in_pages(step, screen)) is not None:
+        return paged
     if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
         return _labelled_verb(step, screen) or _same(step)
     if toggles and _labelled_box(screen, target):
@@ -936,6 +938,33 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if loose and loose[0].verb in ("look", "delete", "find", "label"):
         return settle(loose[0], screen, Memory())
     return _same(step)
+
+
+_RESULTS = frozenset({"result", "results", "item", "items", "entry", "entries", "hit", "link"})
+"""Words for the items of a list shown a page at a time ("the 7th search result")."""
+_PAGER = re.compile(r"\d{1,3}|[<>«»›‹]|next|prev(?:ious)?", re.I)
+
+
+def _nth_in_pages(step: Step, screen: Screen) -> Settled | None:
+    """ "the 7th search result" with three results a page and a pager (1 2 3 >): the page it is
+    on, then its place there."""
+    nth = step.nth or 0
+    if not words_of(step.target or "") or words_of(step.target or "")[-1] not in _RESULTS:
+        return None
+    links = [e for e in screen.elements if e.kind == "link" and e.text.strip()]
+    pager = [e for e in links if _PAGER.fullmatch(e.text.strip())]
+    items = [e for e in links if e not in pager and e.box.bottom <= min(
+        (p.box.y for p in pager), default=0)]  # fmt: skip
+    if not items or not any(p.text.strip().isdigit() for p in pager):
+        return None
+    page, place = (nth - 1) // len(items) + 1, (nth - 1) % len(items) + 1
+    pick = Step("click", step.clause, kind="link", nth=place)
+    if page == 1:
+        return Settled([pick], f"result {place} of this page")
+    if not any(p.text.strip() == str(page) for p in pager):
+        return None
+    turn = Step("click", step.clause, target=str(page), kind="link")
+    return Settled([turn, pick], f"{len(items)} a page: page {page}, its link {place}")
 
 
 def _choice_before_label(screen: Screen, words: str) -> tuple[Field, str] | None:
@@ -974,8 +1003,9 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         have = [w for t in texts for w in words_of(t)]
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
-    heads = [band for band in text_lines(screen)
-             if 2 * sum(e.kind == "button" for e in band) > len(band)]  # a list's column heads
+    heads = [
+        band for band in text_lines(screen) if 2 * sum(e.kind == "button" for e in band) > len(band)
+    ]  # a list's column heads
     rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x))
             for band in text_lines(screen) if band not in heads]  # fmt: skip
     rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]

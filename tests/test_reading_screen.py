@@ -325,6 +325,28 @@ def test_a_row_by_its_values_not_by_the_column_heads_the_words_also_name():
     assert read("pick the room on floor 2 with 12 seats", rooms) == [("click", "Cedar", None)]
 
 
+def test_the_nth_result_of_a_list_shown_a_page_at_a_time_is_on_its_page():
+    results = screen(
+        el(0, "link", "Juan", (10, 100, 40, 14)),
+        el(1, "text", "https://www.puruspurus.org", (10, 116, 150, 14)),
+        el(2, "link", "Donovan", (10, 150, 60, 14)),
+        el(3, "link", "Alan", (10, 200, 40, 14)),
+        el(4, "link", "1", (50, 250, 10, 14)),
+        el(5, "link", "2", (65, 250, 10, 14)),
+        el(6, "link", "3", (80, 250, 10, 14)),
+        el(7, "link", ">", (95, 250, 10, 14)),
+    )
+    steps = [s for step in interpret("click the 7th search result")
+             for s in settle(step, results, Memory()).steps]  # fmt: skip
+    assert [(s.verb, s.target, s.kind, s.nth) for s in steps] == [
+        ("click", "3", "link", None),
+        ("click", None, "link", 1),
+    ]
+    second = [s for step in interpret("click the 2nd search result")
+              for s in settle(step, results, Memory()).steps]  # fmt: skip
+    assert len(second) == 1  # on this page
+
+
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
         el(4, "text", "Team members", (20, 0, 140, 16)),
