@@ -69,10 +69,32 @@ def mark_links(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
         if element.kind != "text" or not element.text:
             marked.append(element)
         elif is_link(pixels[y : y + h, x : x + w]):
-            marked.append(replace(element, kind="link", interactive=True))
+            marked.extend(_pager(replace(element, kind="link", interactive=True)))
         else:
             marked.extend(_split_at_underlines(element, underlines(pixels, element.box)))
     return marked
+
+
+PAGER_ARROWS = "<>≤≥«»‹›"  # how OCR reads a pager's arrows
+
+
+def _pager(link: Element) -> list[Element]:
+    """A pager read as one word ("123≥" for the links 1 2 3 >, drawn close together): one
+    link per page number and arrow, placed along the word."""
+    text = link.text.replace(" ", "")
+    digits = text.strip(PAGER_ARROWS)
+    pages = [int(d) for d in digits] if digits.isdigit() else []
+    if len(pages) < 2 or pages != list(range(pages[0], pages[0] + len(pages))):
+        return [link]
+    if any(c not in PAGER_ARROWS for c in text.replace(digits, "", 1)):
+        return [link]
+    width = link.box.w / len(text)
+    return [
+        replace(link, text=">" if c in "≥»›>" else "<" if c in "≤«‹<" else c,
+                box=Box(round(link.box.x + i * width), link.box.y, max(1, round(width)),
+                        link.box.h))
+        for i, c in enumerate(text)
+    ]  # fmt: skip
 
 
 def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:

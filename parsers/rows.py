@@ -329,7 +329,7 @@ def _on_grid(run: list[_Cell], pitch: float, cells: list[_Cell]) -> list[_Cell]:
     grew = True
     while grew:  # each line taken is within reach of one already held
         grew = False
-        for line, cell in list(near.items()):
+        for line in list(near):
             if min(abs(line - h) for h in held) <= TREE_REACH:
                 held.add(line)
                 found.append(near.pop(line))

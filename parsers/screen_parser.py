@@ -26,6 +26,7 @@ from clickwright.parsers.fusion import (
     fuse,
     fuse_accessibility,
     is_glyph,
+    numbered,
     unfused,
     without_stray_glyphs,
 )
@@ -117,7 +118,9 @@ class ScreenParser:
         fused = _contained("fusion", lambda: fuse(list(texts), widgets, rows), None, failed)
         elements = fused if fused is not None else unfused(list(texts), widgets)
         elements = _contained("icons", lambda: name_icons(pixels, elements), elements, failed)
-        elements = _contained("links", lambda: mark_links(pixels, elements), elements, failed)
+        elements = _contained(  # links cut from a text (a pager's pages) get their own ids
+            "links", lambda: numbered(mark_links(pixels, elements)), elements, failed
+        )
         if nodes and "a11y" in self.sources:
             elements = _contained(
                 "accessibility",

@@ -42,3 +42,17 @@ def test_only_text_elements_become_links():
     assert (marked[0].kind, marked[0].interactive) == ("link", True)
     assert marked[1] == button
     assert not is_link(np.zeros((2, 2, 3), np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("read", "links"),
+    [("123≥", ["1", "2", "3", ">"]), ("1 2 3 4 »", ["1", "2", "3", "4", ">"]),
+     ("2023", ["2023"]), ("135", ["135"]), ("Page 2", ["Page 2"])],
+)  # fmt: skip
+def test_a_pager_read_as_one_word_is_a_link_per_page(read, links):
+    """MiniWoB's search pager at 100 % and 200 %: "1 2 3 >" close together, one OCR word."""
+    pixels = word((26, 13, 171), (255, 255, 255))
+    marked = mark_links(pixels, [Element(0, Box(0, 0, 120, 26), "text", read)])
+    assert [m.text for m in marked] == links
+    assert all(m.kind == "link" for m in marked)
+    assert [m.box.x for m in marked] == sorted({m.box.x for m in marked})
