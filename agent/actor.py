@@ -582,10 +582,17 @@ class OfflineActor:
         )
 
     def _scoped(self, step: Step, screen: Screen, found: list[Candidate]) -> list[Candidate]:
-        """Candidates in the row or card the step's scope names first ("for the user @ana")."""
+        """Candidates in the row or card the step's scope names first ("for the user @ana");
+        when no row shows it, none of several alike is guessed."""
         if not step.scope or place(step.scope) is not None or len(found) < 2:
             return found
         box = scope_box(screen, row_words(step.scope))
+        if box is None and found[0].score - found[1].score < 1:
+            raise StepFailed(
+                f"could not {step.clause!r}: no row or card shows {step.scope!r}, and there are "
+                f"{len(found)} alike ('{found[0].element.text or found[0].element.name}')",
+                "name the row by words it shows",
+            )
         return in_scope(found, box) if box is not None else found
 
     def _enter_scope(self, step: Step) -> None:

@@ -226,6 +226,8 @@ def names_values(clause: str) -> bool:
         return True  # "no product updates"
     if lex.number(words[0].lower()) is not None and words[1][:1].isalpha():
         return True  # "two adults and three children"
+    if words[0].lower() in _SUBJECTS and words[1].lower() in _STATES:
+        return True  # "It was fair", "I won't come back": answers a form's questions
     if words[1].lower() in lex.determiners | _NOT_A_LABEL:
         return False  # "summon me a flight", "wait until Loading disappears": a verb unknown
     head = words[1:4]
@@ -234,6 +236,10 @@ def names_values(clause: str) -> bool:
     )  # "Name Kim", "Street: 12 High St", "age 41", "email kim@berg.no"
 
 
+_SUBJECTS = frozenset({"it", "i", "we", "this", "that", "everything", "all"})
+_STATES = frozenset({"was", "is", "were", "are", "am", "would", "will", "won't", "wont",
+                     "wouldn't", "did", "didn't", "do", "don't", "liked", "loved",
+                     "had"})  # fmt: skip
 _NOT_A_LABEL = frozenset(
     {"me", "us", "you", "him", "her", "them", "it", "until", "till", "to", "for", "with",
      "about", "up", "down", "out", "on", "off", "in"}

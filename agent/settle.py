@@ -259,7 +259,7 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
             continue  # "100 wide" with no Width shown: looked for where it may be
         if found is None:
             value = _value_words(segment.text)
-            said = re.split(r"\s+(?:is|are|will be|should be)\s+", value, maxsplit=1)
+            said = re.split(r"\s+(?:is|are|was|were|will be|should be)\s+", value, maxsplit=1)
             if len(said) == 2 and _a_value(said[1]):
                 value = said[1]  # "the guest is Anna Berg": who, not what is said of it
             if not value:
@@ -273,6 +273,10 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
             if option is not None:
                 steps.append(_toggle(option, negated, words))
                 used.add(option.element.id)
+                continue
+            if (answer := _answer(segment.text, screen, known, used, negated)) is not None:
+                steps.append(_toggle(answer, False, words))  # "I won't come back": No
+                used.add(answer.element.id)
                 continue
             if negated or lex.persons & set(words_of(value)):
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
@@ -294,6 +298,30 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
             continue
         steps.append(_set_field(field, value))
     return steps
+
+
+def _answer(
+    said: str, screen: Screen, known: Sequence[Field], used: set[int], negated: bool
+) -> Field | None:
+    """The Yes or No option under the question the words answer ("I would come back" under
+    "Would you come back?"): most of the words are the question's; a denial picks No."""
+    lex = lexicon()
+    quiet = lex.determiners | lex.persons | _LINKING_VERBS | {"would", "say", "won't", "not"}
+    content = [w for w in words_of(said) if w not in quiet]
+    wanted = lex.intents["decline" if negated else "affirm"].words
+    questions = [t for t in screen.elements if t.text.rstrip().endswith("?")]
+    for field in known:
+        if field.element.kind not in TOGGLE_KINDS or field.element.id in used:
+            continue
+        if not content or normalize(field.label) not in wanted:
+            continue
+        above = [q for q in questions if q.box.bottom <= field.element.box.y + 4]
+        if not above:
+            continue
+        asked = set(words_of(max(above, key=lambda q: q.box.bottom).text))
+        if sum(w in asked for w in content) >= max(1, 0.6 * len(content)):
+            return field
+    return None
 
 
 def _toggle(field: Field, negated: bool, words: str) -> Step:
@@ -348,6 +376,8 @@ def _field_in(
                 if field.element.id in used:
                     continue
                 score = text_similarity(words, field.label)
+                if len(words) <= 2 and score < 100:
+                    continue  # "I" is inside "Fair", and names nothing
                 if score >= LABEL and (best is None or (score, b - a) > best[:2]):
                     best = (score, b - a, field, a, b)
     if best is None:
@@ -401,7 +431,14 @@ def _option(value: str, known: Sequence[Field], used: set[int]) -> Field | None:
         return best
     words = words_of(value)
     first = [f for f in toggles if words and words_of(f.label) == words[:1]]
-    return first[0] if len(first) == 1 else None
+    if len(first) == 1:
+        return first[0]
+
+    def holds(label: list[str]) -> bool:
+        return bool(label) and any(words[i : i + len(label)] == label for i in range(len(words)))
+
+    inside = [f for f in toggles if holds(words_of(f.label))]
+    return inside[0] if len(inside) == 1 else None  # "the stay excellent": Excellent
 
 
 def _field_for_value(
@@ -715,7 +752,13 @@ def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
             or any(abs(shown.box.center[1] - b.box.center[1]) <= b.box.h / 2 for b in buttons)
         )
 
-    return before if not on_a_row(row) and on_a_row(before) else row
+    if on_a_row(row) or not on_a_row(before) and len(buttons) < 2:
+        return row
+    if on_a_row(before):
+        return before
+    shown = [w for w in words_of(words) if len(w) > 2 and w not in lex.determiners
+             and on_a_row(w)]  # fmt: skip
+    return shown[0] if len(shown) == 1 else row  # "the photos email": Photos from the trip
 
 
 def row_by_extreme(screen: Screen, words: str) -> str | None:

@@ -347,6 +347,52 @@ def test_the_nth_result_of_a_list_shown_a_page_at_a_time_is_on_its_page():
     assert len(second) == 1  # on this page
 
 
+def test_a_message_is_named_by_its_subject_or_one_word_of_it():
+    inbox = screen(
+        el(0, "text", "Bob Hansen", (20, 20, 100, 20)),
+        el(1, "text", "Lunch on Friday?", (130, 20, 140, 20)),
+        el(2, "button", "Archive", (300, 18, 70, 24)),
+        el(3, "button", "Reply", (380, 18, 60, 24)),
+        el(4, "text", "Invoices Ltd", (20, 60, 100, 20)),
+        el(5, "text", "Your invoice for October", (130, 60, 160, 20)),
+        el(6, "button", "Archive", (300, 58, 70, 24)),
+        el(7, "button", "Reply", (380, 58, 60, 24)),
+        el(8, "text", "Carla Dias", (20, 100, 100, 20)),
+        el(9, "text", "Photos from the trip", (130, 100, 150, 20)),
+        el(10, "button", "Archive", (300, 98, 70, 24)),
+        el(11, "button", "Reply", (380, 98, 60, 24)),
+    )
+    assert read("reply to the message about the invoice", inbox)[0][3] == {"scope": "invoice"}
+    assert read("archive the photos email", inbox)[0][3] == {"scope": "photos"}
+
+
+def test_a_survey_answered_in_sentences():
+    survey = screen(
+        el(0, "text", "Overall rating", (20, 10, 120, 20)),
+        el(1, "radio", "Poor", (20, 40, 60, 20)),
+        el(2, "radio", "Fair", (90, 40, 60, 20)),
+        el(3, "radio", "Excellent", (160, 40, 90, 20)),
+        el(4, "text", "Would you come back?", (20, 80, 180, 20)),
+        el(5, "radio", "Yes", (20, 110, 50, 20)),
+        el(6, "radio", "No", (80, 110, 50, 20)),
+        el(7, "text", "Comments", (20, 150, 80, 20)),
+        el(8, "input", "", (110, 146, 200, 28)),
+        el(9, "button", "Submit", (20, 190, 80, 30)),
+    )
+    task = "Rate the stay excellent, say I would come back, comment Great breakfast, and submit"
+    assert read(task, survey) == [
+        ("click", "Excellent", None),
+        ("click", "Yes", None),
+        ("set", "Comments", "Great breakfast"),
+        ("click", "Submit", None),
+    ]
+    assert read("It was fair and I won't come back. Send it.", survey) == [
+        ("click", "Fair", None),
+        ("click", "No", None),
+        ("click", "Submit", None),
+    ]
+
+
 def test_a_row_is_named_by_the_words_the_screen_shows_before_or_after_its_relative():
     team = screen(
         el(4, "text", "Team members", (20, 0, 140, 16)),
