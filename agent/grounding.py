@@ -382,8 +382,8 @@ def shows_words(screen: Screen, words: str) -> Element | None:
 
 
 def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
-    """Candidates inside the scope's card, or on its row, first; the rest after them by
-    distance."""
+    """Candidates inside the scope's card, or on its row; only when there are none, the rest
+    by distance (a second try never wanders to another row's button)."""
 
     def place(c: Candidate) -> tuple[int, float]:
         box = c.element.box
@@ -393,7 +393,9 @@ def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
             return (1, 0.0)
         return (2, _distance(scope, box))
 
-    return sorted(candidates, key=lambda c: (*place(c), -c.score))
+    ranked = sorted(candidates, key=lambda c: (*place(c), -c.score))
+    inside = [c for c in ranked if place(c)[0] < 2]
+    return inside or ranked
 
 
 def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[list[Element]]:

@@ -545,6 +545,8 @@ def _free_text(
         else "menu" if on(bars)
         else "text"
     )  # fmt: skip
+    if kind == "text" and (toggle := _glyph_toggle(text)) is not None:
+        return toggle
     if kind == "text":
         return Element(
             id=0, box=text.box, kind="text", text=text.text, source="ocr", score=text.score
@@ -872,6 +874,29 @@ def _space_at(text: TextBox, x: int) -> int | None:
         return None
     nearest = min(spaces, key=lambda i: abs(i / len(text.text) - share))
     return nearest if abs(nearest / len(text.text) - share) <= SPLIT_SLACK else None
+
+
+TOGGLE_GLYPHS = {
+    "〇": ("radio", False), "○": ("radio", False), "◯": ("radio", False),
+    "●": ("radio", True), "◉": ("radio", True), "⦿": ("radio", True),
+    "□": ("checkbox", False), "☐": ("checkbox", False), "◻": ("checkbox", False),
+    "■": ("checkbox", True), "☑": ("checkbox", True), "☒": ("checkbox", True),
+    "◼": ("checkbox", True),
+}  # fmt: skip
+"""Symbols OCR reads for a radio or a check box the detector missed, and whether it is on."""
+
+
+def _glyph_toggle(text: TextBox) -> Element | None:
+    """A text that starts with a radio's or a check box's symbol ("〇No", "■Cursor blink"):
+    that control, labelled with the rest."""
+    head, label = text.text[:1], text.text[1:].strip()
+    if head not in TOGGLE_GLYPHS or not any(c.isalpha() for c in label):
+        return None
+    kind, on = TOGGLE_GLYPHS[head]
+    return Element(
+        id=0, box=text.box, kind=kind, text=label, source="merged", score=text.score,
+        interactive=True, state=frozenset({"checked"}) if on else frozenset(),
+    )  # fmt: skip
 
 
 def _is_toggle_glyph(text: TextBox, toggles: list[Widget]) -> bool:

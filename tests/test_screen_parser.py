@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QWidget  # noq
 
 from clickwright.assets.sample_app import SampleWindow, configure_app  # noqa: E402
 from clickwright.errors import ClickwrightError  # noqa: E402
-from clickwright.parsers.fusion import TextBox  # noqa: E402
+from clickwright.parsers.fusion import TextBox, fuse  # noqa: E402
 from clickwright.parsers.ocr import OcrEngine, ocr_engine  # noqa: E402
 from clickwright.parsers.screen_parser import ScreenParser  # noqa: E402
 from clickwright.types import Box, Element, Frame  # noqa: E402
@@ -285,3 +285,14 @@ def test_a_row_of_small_icon_buttons_read_as_one_phrase_keeps_its_icons():
     initial = Widget(Box(10, 10, 14, 16), "icon", 0.4, name="user")
     [word] = fuse([TextBox(Box(8, 8, 120, 20), "Ada Lovelace", 0.9)], [initial])
     assert (word.kind, word.text) == ("text", "Ada Lovelace")
+
+
+def test_a_toggle_symbol_read_into_a_text_is_that_toggle():
+    """OCR read a web radio the detector missed as "〇No" (survey page at 200 %), a checked
+    Tk check button as "■Cursor blink"."""
+    texts = [TextBox(Box(156, 342, 130, 36), "〇No", 0.76),
+             TextBox(Box(20, 20, 160, 20), "■Cursor blink", 0.9),
+             TextBox(Box(20, 60, 60, 20), "○", 0.9)]  # fmt: skip
+    found = {(e.kind, e.text, "checked" in e.state) for e in fuse(texts, [], [])}
+    assert ("radio", "No", False) in found
+    assert ("checkbox", "Cursor blink", True) in found
