@@ -97,6 +97,11 @@ class ImageLimits:
         look), its points mapping back into the whole frame."""
         part = pixels[region.y : region.bottom, region.x : region.right]
         fitted = self.fit(part)
+        if self.factor:  # sides snapped up, not to the nearest: no frame pixel is lost
+            h, w = (math.ceil(n / self.factor) * self.factor for n in part.shape[:2])
+            if self.min_pixels <= h * w <= (self.max_pixels or 28 * 28 * 1280):
+                fitted = ScaledImage(cv2.resize(part, (w, h), interpolation=cv2.INTER_CUBIC),
+                                     (part.shape[1], part.shape[0]))  # fmt: skip
         frame_size = (int(pixels.shape[1]), int(pixels.shape[0]))
         return ScaledImage(fitted.pixels, frame_size, region)
 

@@ -144,6 +144,12 @@ def test_a_point_in_a_crop_maps_back_within_a_pixel(width, height, data, limits)
     assert abs(back[0] - fx) <= 1 and abs(back[1] - fy) <= 1
 
 
+def test_a_small_crop_for_a_factor_model_is_snapped_up_never_shrunk():
+    """Found by the property above: a 42x94 region, rounded to Qwen's 28 px, was 56x84 (0.89)."""
+    crop = LIMITS["qwen2.5"].crop(np.zeros((400, 600, 3), np.uint8), Box(0, 0, 42, 94))
+    assert crop.size == (56, 112) and crop.scale >= 1
+
+
 def test_a_full_resolution_crop_shows_exactly_the_frame_pixels_its_points_name():
     shown = pattern_screen(2560, 1440)
     region = Box(1733, 911, 310, 170)
