@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import mss
@@ -49,7 +49,11 @@ def shown(display) -> Iterator:  # noqa: ANN001
     settled screen; every program started is stopped afterwards."""
     started: list[subprocess.Popen] = []
 
-    def show(*command: str, click: tuple[int, int] | None = None) -> Screen:
+    def show(
+        *command: str,
+        click: tuple[int, int] | None = None,
+        until: Callable[[Screen], bool] | None = None,
+    ) -> Screen:
         started.append(
             subprocess.Popen(
                 command,
@@ -70,6 +74,9 @@ def shown(display) -> Iterator:  # noqa: ANN001
             pixels = settled(display)
         parser = ScreenParser()
         screen = parser.parse(Frame(pixels))
+        deadline = time.monotonic() + 10
+        while until is not None and not until(screen) and time.monotonic() < deadline:
+            screen = parser.parse(Frame(settled(display)))  # a folder still loading, say
         assert parser.last.failed == ()
         return screen
 
@@ -191,7 +198,14 @@ def row(screen: Screen, text: str) -> Element:
 def test_file_chooser_rows_carry_their_cells_and_selection(shown, tmp_path: Path) -> None:
     for name, size in (("alpha.txt", 5), ("beta.txt", 300), ("gamma.txt", 7000)):
         (tmp_path / name).write_text("x" * size)
-    screen = shown("zenity", "--file-selection", "--title=Pick", f"--filename={tmp_path}/alpha.txt")
+
+    def chosen(screen: Screen) -> bool:  # GTK selects the file once its folder has loaded
+        return any("selected" in e.state and "alpha.txt" in e.text for e in screen.elements)
+
+    screen = shown(
+        "zenity", "--file-selection", "--title=Pick", f"--filename={tmp_path}/alpha.txt",
+        until=chosen,
+    )  # fmt: skip
     beta = row(screen, "beta.txt")
     assert "300 bytes" in beta.text and beta.box.w >= 600
     assert "selected" in row(screen, "alpha.txt").state  # the file asked for is selected
