@@ -234,6 +234,8 @@ def _verb_in_a_label(step: Step, screen: Screen) -> list[Step]:
     after it ("order number 88123" beside the field Order number), else none."""
     said = words_of(f"{step.text} {step.target}")
     verb = words_of(step.text or "")
+    if not any(words_of(f.label)[: len(verb)] == verb for f in fields(screen)):
+        return []  # no label starts with the verb: the sentence is filled once, by _form
     filled = _fill(f"{step.text} {step.target}", screen)
     for s in filled:
         label = words_of(s.target or "")
@@ -992,7 +994,8 @@ def _nth_in_pages(step: Step, screen: Screen) -> Settled | None:
     """ "the 7th search result" with three results a page and a pager (1 2 3 >): the page it is
     on, then its place there."""
     nth = step.nth or 0
-    if not words_of(step.target or "") or words_of(step.target or "")[-1] not in _RESULTS:
+    named = words_of(step.target or "")
+    if not named or named[-1] not in _RESULTS:
         return None
     links = [e for e in screen.elements if e.kind == "link" and e.text.strip()]
     pager = [e for e in links if _PAGER.fullmatch(e.text.strip())]
@@ -1046,11 +1049,9 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         have = [w for t in texts for w in words_of(t)]
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
-    heads = [
-        band for band in text_lines(screen) if 2 * sum(e.kind == "button" for e in band) > len(band)
-    ]  # a list's column heads
-    rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x))
-            for band in text_lines(screen) if band not in heads]  # fmt: skip
+    bands = [band for band in text_lines(screen)  # less a list's column heads (buttons)
+             if 2 * sum(e.kind == "button" for e in band) <= len(band)]  # fmt: skip
+    rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x)) for band in bands]
     rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]
     rows.sort(key=lambda r: -r[0])
     if not rows or rows[0][0] < 2:
