@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := xvfb xauth xdotool x11-utils fonts-dejavu-core libgl1 libegl1
 	libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
 	libtk8.6 at-spi2-core dbus-daemon tesseract-ocr tesseract-ocr-eng chromium chromium-driver \
 	yad zenity mousepad galculator idle3 openbox xclip \
-	featherpad gnumeric qalculate-gtk gxmessage gtk-3-examples
+	featherpad gnumeric qalculate-gtk gxmessage gtk-3-examples kdialog speedcrunch l3afpad pluma geany
 
 .PHONY: demo test bench system-deps venv clean
 

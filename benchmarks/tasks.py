@@ -30,6 +30,21 @@ gnumeric, qalculate-gtk, gxmessage) and the `sheet` check (a spreadsheet saved b
 read back with its ssconvert).
 
     .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_heldout2 --jobs 1
+
+Set 4 (benchmarks/tasks_dev4/ and benchmarks/tasks_heldout3/) was written as one set by a helper
+and split by a rule fixed before any task was written (`split_set4`): per program, the half
+(rounded down) of the ids whose sha256("clickwright-set4/<id>") sorts first is held out, split
+"heldout3", the rest is "dev". The engineers tuning the agent read only tasks_dev4.
+
+Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
+that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
+"type --delay 40 'Oslo'", "search --sync --name Save windowactivate --sync") or "sleep 0.5".
+`--reference` runs those steps instead of clickwright, then the task's check: every task must
+pass. `--reference none` runs nothing before the check: every task must fail (a check that
+passes when nothing was done measures nothing). Run them one task at a time:
+
+    .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_dev4 --reference --jobs 1
+    .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_dev4 --reference none
 """
 
 from __future__ import annotations
@@ -46,6 +61,7 @@ import math
 import os
 import queue
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -69,9 +85,17 @@ CORPUS = ROOT / "benchmarks" / "tasks"
 WEB = CORPUS / "web"
 CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
-WHOLE_SPLITS = {"tasks_heldout2": "heldout2", "tasks_dev2": "dev", "tasks_dev3": "dev"}
-"""Corpus folders whose tasks all have one split (no held-out third): held-out set 2, and the
-lead's second and third dev sets."""
+SET4_SALT = "clickwright-set4/"
+WHOLE_SPLITS = {
+    "tasks_heldout2": "heldout2",
+    "tasks_dev2": "dev",
+    "tasks_dev3": "dev",
+    "tasks_dev4": "dev",
+    "tasks_heldout3": "heldout3",
+}
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 and 3,
+and the second to fourth dev sets."""
+SPLITS = ("dev", "heldout", "heldout2", "heldout3")
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -156,6 +180,8 @@ class Task:
     source: str
     corpus: Path = CORPUS
     """The corpus folder (its web/ holds the task's page)."""
+    reference: tuple[str, ...] = ()
+    """Steps doing the task by hand (xdotool command lines, "sleep N"), for --reference."""
 
     @property
     def scale(self) -> int | None:
@@ -183,21 +209,34 @@ def load_corpus(folder: Path = CORPUS) -> list[Task]:
                     check=raw.get("check", {}),
                     source=path.name,
                     corpus=folder,
+                    reference=tuple(raw.get("reference", ())),
                 )
             )
     return tasks
 
 
-def held_out(tasks: list[Task]) -> set[str]:
-    """The fixed rule: per program, the third of the ids whose salted sha256 sorts first."""
-    chosen: set[str] = set()
+def _ranked(tasks: list[Task], salt: str) -> list[list[str]]:
+    """Per program, the ids sorted by their salted sha256 (the order the split rules cut)."""
     by_program: dict[str, list[str]] = defaultdict(list)
     for task in tasks:
         by_program[task.program].append(task.id)
-    for ids in by_program.values():
-        ranked = sorted(ids, key=lambda i: hashlib.sha256((SALT + i).encode()).hexdigest())
-        chosen.update(ranked[: len(ranked) // 3])
-    return chosen
+    key = lambda i: hashlib.sha256((salt + i).encode()).hexdigest()  # noqa: E731
+    return [sorted(ids, key=key) for ids in by_program.values()]
+
+
+def held_out(tasks: list[Task]) -> set[str]:
+    """The fixed rule: per program, the third of the ids whose salted sha256 sorts first."""
+    return {i for ranked in _ranked(tasks, SALT) for i in ranked[: len(ranked) // 3]}
+
+
+def split_set4(tasks: list[Task]) -> dict[str, str]:
+    """Set 4's fixed rule, on both its folders together: per program, the first half (rounded
+    down) of the ids in sha256("clickwright-set4/<id>") order is "heldout3", the rest "dev"."""
+    return {
+        i: "heldout3" if n < len(ranked) // 2 else "dev"
+        for ranked in _ranked(tasks, SET4_SALT)
+        for n, i in enumerate(ranked)
+    }
 
 
 def problems(tasks: list[Task]) -> list[str]:
@@ -233,6 +272,8 @@ def problems(tasks: list[Task]) -> list[str]:
             found.append(f"{t.id}: no setup command")
         if t.check.get("kind") == "display" and t.program not in COPY_DISPLAY:
             found.append(f"{t.id}: no way to copy the display of {t.program}")
+        if any(not isinstance(step, str) or not step.strip() for step in t.reference):
+            found.append(f"{t.id}: a reference step that is not an xdotool command line")
     if not thirds:
         return found
     by_program = Counter(t.program for t in thirds)
@@ -687,8 +728,16 @@ class Result:
 
 
 def run_task(
-    task: Task, displays: Displays, out: Path, time_limit: float, keep: bool, config: str = ""
+    task: Task,
+    displays: Displays,
+    out: Path,
+    time_limit: float,
+    keep: bool,
+    config: str = "",
+    reference: str = "",
 ) -> Result:
+    """One task on a fresh display, driven by clickwright, or by the task's reference steps
+    (`reference` "task") or by nothing ("none")."""
     start = time.monotonic()
     outcome, reason, steps, run_dir, verdict = "setup", "", 0, "", (False, "")
     work = Path(tempfile.mkdtemp(prefix="cw-task-"))  # no id: window titles show the path
@@ -721,9 +770,12 @@ def run_task(
                 page = "/" + task.setup["page"]
                 _until(lambda: page in server.pages, 20, "the page was never loaded")
                 wait_for_window(env["DISPLAY"], blank, program)
-            outcome, reason, steps, run_dir = _clickwright(
-                task, env, work, out, time_limit, config
-            )
+            if reference:
+                outcome, reason, steps = _reference(task, env, home, reference == "none")
+            else:
+                outcome, reason, steps, run_dir = _clickwright(
+                    task, env, work, out, time_limit, config
+                )
             if task.check["kind"] in ("stdout", "exit", "file", "sheet"):
                 try:
                     program.wait(timeout=3)  # a dialog closed by OK exits at once
@@ -801,6 +853,30 @@ def _clickwright(
     return ("refused" if agent.returncode == 2 else "error"), said, 0, ""
 
 
+def _reference(task: Task, env: dict[str, str], home: Path, skip: bool) -> tuple[str, str, int]:
+    """The task done by its reference steps instead of clickwright (or nothing, `skip`), to
+    test the check: (outcome, reason, steps). A step xdotool fails on fails the run."""
+    if skip:
+        return "none", "nothing was done (--reference none)", 0
+    if not task.reference:
+        return "error", "the task has no reference", 0
+    for n, step in enumerate(task.reference, 1):
+        words = shlex.split(step)
+        if words[0] == "sleep":
+            time.sleep(float(words[1]))
+            continue
+        try:
+            done = subprocess.run(
+                ["xdotool", *words], env=env, cwd=home, capture_output=True, text=True, timeout=60
+            )
+        except subprocess.TimeoutExpired:
+            return "failed", f"step {n} ({step}) took over 60 s", n
+        if done.returncode:
+            said = " ".join(done.stderr.split())[:100] or f"exit status {done.returncode}"
+            return "failed", f"step {n} ({step}): {said}", n
+    return "done", "reference steps run", len(task.reference)
+
+
 def _latest_run(out: Path, task: Task) -> str:
     """The run folder a timed-out run left (its run.json names the task)."""
     for folder in sorted((out / "runs").glob("*"), reverse=True):
@@ -834,9 +910,7 @@ def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
             name: {
                 "n": len(rs),
                 "success": round(sum(r.success for r in rs) / len(rs), 4),
-                "dev": rate([r for r in rs if r.split == "dev"]),
-                "heldout": rate([r for r in rs if r.split == "heldout"]),
-                "heldout2": rate([r for r in rs if r.split == "heldout2"]),
+                **{split: rate([r for r in rs if r.split == split]) for split in SPLITS},
             }
             for name, rs in sorted(groups.items())
         }
@@ -851,17 +925,14 @@ def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
 
 
 def print_summary(data: dict[str, dict[str, Any]]) -> None:
-    second = "heldout2" in data["split"]
+    columns = ["dev", "heldout", *(s for s in SPLITS[2:] if s in data["split"])]
     for title in ("split", "program", "class"):
         print(f"\nby {title}:")
-        extra = f" {'held-out 2':<14}" if second else ""
-        print(f"  {'':<16} {'n':>4}  {'success':>7}   {'dev':<14} {'held-out':<14}{extra}")
+        heads = "".join(f" {s:<14}" for s in columns)
+        print(f"  {'':<16} {'n':>4}  {'success':>7}  {heads}")
         for name, row in data[title].items():
-            extra = f" {row.get('heldout2', '-'):<14}" if second else ""
-            print(
-                f"  {name:<16} {row['n']:>4}  {row['success']:>7.2f}   "
-                f"{row['dev']:<14} {row['heldout']:<14}{extra}"
-            )
+            cells = "".join(f" {row.get(s, '-'):<14}" for s in columns)
+            print(f"  {name:<16} {row['n']:>4}  {row['success']:>7.2f}  {cells}")
     said = ", ".join(f"{k} {v}" for k, v in data["outcome"].items())
     wrong = ", ".join(f"{k} {v}" for k, v in data["failed_outcome"].items())
     print(f"\nwhat clickwright said: {said}\n  on the failed tasks: {wrong or '-'}")
@@ -891,7 +962,7 @@ def select(tasks: list[Task], args: argparse.Namespace) -> list[Task]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--program", help="comma list: " + ", ".join(ALL_PROGRAMS))
-    parser.add_argument("--split", choices=("all", "dev", "heldout", "heldout2"), default="all")
+    parser.add_argument("--split", choices=("all", *SPLITS), default="all")
     parser.add_argument(
         "--corpus",
         type=Path,
@@ -908,6 +979,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--config", type=Path, help="a clickwright config file for every task (default: none)"
     )
+    parser.add_argument(
+        "--reference",
+        nargs="?",
+        const="task",
+        choices=("task", "none"),
+        default="",
+        help="test the checks: run each task's reference steps instead of clickwright "
+        "(or, with 'none', nothing: every check must then fail)",
+    )
     args = parser.parse_args(argv)
     corpus = load_corpus(args.corpus)
     wrong = problems(corpus)
@@ -918,7 +998,7 @@ def main(argv: list[str] | None = None) -> int:
         for t in tasks:
             print(f"{t.id:<40} {t.group:<12} {t.split:<8} {','.join(t.classes):<32} {t.task}")
         return 0
-    if not CLICKWRIGHT.exists():
+    if not args.reference and not CLICKWRIGHT.exists():
         raise SystemExit(f"{CLICKWRIGHT} is missing: run `make venv` first")
     needed = [*TOOLS, *(tool for t in tasks for tool in PROGRAM_TOOLS[t.program])]
     missing = [tool for tool in dict.fromkeys(needed) if shutil.which(tool) is None]
@@ -939,17 +1019,23 @@ def main(argv: list[str] | None = None) -> int:
     config = args.config.read_text(encoding="utf-8") if args.config else ""
 
     def one(task: Task) -> None:
-        result = run_task(task, displays, out, args.time_limit, args.keep, config)
+        def attempt() -> Result:
+            return run_task(
+                task, displays, out, args.time_limit, args.keep, config, args.reference
+            )
+
+        result = attempt()
         if result.outcome == "setup":  # the harness failed, not the agent: once more
-            result = run_task(task, displays, out, args.time_limit, args.keep, config)
+            result = attempt()
         with lock:
             results.append(result)
             mark = "✔" if result.success else "✘"
             why = "" if result.success else f" — {result.check}"
             said = f"{result.outcome}: {result.reason}"[:110]
+            driver = "reference" if args.reference else "agent"
             print(
                 f"{mark} [{len(results)}/{len(tasks)}] {task.id} ({task.split}) "
-                f"{result.seconds:.0f} s{why} | agent {said}",
+                f"{result.seconds:.0f} s{why} | {driver} {said}",
                 flush=True,
             )
 
@@ -968,6 +1054,7 @@ def main(argv: list[str] | None = None) -> int:
             "jobs": args.jobs,
             "split": args.split,
             "corpus": str(args.corpus),
+            "reference": args.reference,
         },
         "seconds": round(time.monotonic() - started, 1),
         "median_task_seconds": statistics.median(r.seconds for r in results),

@@ -195,3 +195,15 @@ def test_sheet_check_reads_a_saved_workbook(tmp_path: Path) -> None:
     assert not tc.check({**sheet, "path": "missing.gnumeric"}, out(tmp_path))[0]
     (tmp_path / "plain.txt").write_text("not a sheet")
     assert not tc.check({**sheet, "path": "plain.txt"}, out(tmp_path))[0]
+
+
+def test_reference_mode_runs_the_steps_or_nothing(tmp_path: Path) -> None:
+    """--reference drives a task by its own steps (here only a pause, no display needed);
+    --reference none does nothing; a task without steps cannot pass by reference."""
+    task = tc.Task(**{**CORPUS[0].__dict__, "reference": ("sleep 0",)})
+    assert tc._reference(task, {}, tmp_path, skip=False) == ("done", "reference steps run", 1)
+    assert tc._reference(task, {}, tmp_path, skip=True)[0] == "none"
+    bare = tc.Task(**{**CORPUS[0].__dict__, "reference": ()})
+    assert tc._reference(bare, {}, tmp_path, skip=False)[0] == "error"
+    broken = tc.Task(**{**CORPUS[0].__dict__, "reference": ("key Return", " ")})
+    assert any("reference step" in line for line in tc.problems([broken]))
