@@ -106,11 +106,16 @@ PROGRAMS = {
     "chromium": "chromium",
 }
 MORE_PROGRAMS = {
-    # programs only later corpora use (benchmarks/tasks_heldout2/)
+    # programs only later corpora use (benchmarks/tasks_heldout2/, then set 4)
     "featherpad": "featherpad",
     "gnumeric": "gnumeric",
     "qalculate": "qalculate-gtk",
     "gxmessage": "gxmessage",
+    "kdialog": "kdialog",
+    "speedcrunch": "speedcrunch",
+    "geany": "geany",
+    "pluma": "pluma",
+    "l3afpad": "l3afpad",
 }
 ALL_PROGRAMS = {**PROGRAMS, **MORE_PROGRAMS}
 PROGRAM_TOOLS = {
@@ -124,11 +129,17 @@ PROGRAM_TOOLS = {
     "gnumeric": ("gnumeric", "ssconvert"),
     "qalculate": ("qalculate-gtk",),
     "gxmessage": ("gxmessage",),
+    "kdialog": ("kdialog",),
+    "speedcrunch": ("speedcrunch",),
+    "geany": ("geany",),
+    "pluma": ("pluma",),
+    "l3afpad": ("l3afpad",),
 }
 COPY_DISPLAY = {
     # calculator: (its window class, its own "copy the result" shortcut)
     "galculator": ("galculator", "ctrl+c"),
     "qalculate": ("qalculate-gtk", "ctrl+alt+c"),
+    "speedcrunch": ("speedcrunch", "ctrl+r"),  # Edit > Copy Last Result
 }
 SUPPORT_PACKAGES = ("openbox", "xclip", "dbus-daemon", "at-spi2-core", "x11-utils", "xdotool")
 TOOLS = ("Xvfb", "openbox", "xclip", "xdotool", "xprop", "dbus-daemon", "zenity", "yad")
@@ -411,11 +422,17 @@ def _check_ini(files: dict[str, dict[str, str]], home: Path) -> tuple[bool, str]
     return True, ""
 
 
-def _check_display(wanted: float, shown: str | None, unit: str | None = None) -> tuple[bool, str]:
+def _check_display(
+    wanted: float | str, shown: str | None, unit: str | None = None
+) -> tuple[bool, str]:
     """The number a calculator shows; qalculate copies "−7", "1 099 511 627 776" or "1.5 km"
-    (`unit`: the unit that must follow the number)."""
+    (`unit`: the unit that must follow the number). A text `wanted` ("0xBEE", a result shown in
+    another base) must be copied exactly."""
     if shown is None:
         return False, "could not copy the calculator's display (closed?)"
+    if isinstance(wanted, str):
+        same = shown.strip() == wanted
+        return same, "" if same else f"the display shows {shown.strip()!r}, wanted {wanted!r}"
     text = shown.strip().replace("\u2212", "-")
     if unit:
         if not text.endswith(unit):

@@ -207,3 +207,40 @@ def test_reference_mode_runs_the_steps_or_nothing(tmp_path: Path) -> None:
     assert tc._reference(bare, {}, tmp_path, skip=False)[0] == "error"
     broken = tc.Task(**{**CORPUS[0].__dict__, "reference": ("key Return", " ")})
     assert any("reference step" in line for line in tc.problems([broken]))
+
+
+# ---- set 4 (benchmarks/tasks_dev4/ + tasks_heldout3/): one set split by a fixed rule -------
+
+DEV4 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev4")
+HELDOUT3 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout3")
+
+
+def test_set_4_is_sound_and_split_by_its_rule() -> None:
+    """Both halves together follow split_set4 (per program, the first half of the ids in
+    sha256("clickwright-set4/<id>") order held out); checked for form only, never printed."""
+    both = [*DEV4, *HELDOUT3]
+    assert tc.problems(both) == []
+    assert {t.split for t in DEV4} == {"dev"} and {t.split for t in HELDOUT3} == {"heldout3"}
+    rule = tc.split_set4(both)
+    assert {t.id: t.split for t in both} == rule
+    desktop = [t for t in both if t.source == "desktop.toml"]
+    assert len(desktop) >= 80
+    new = {"kdialog", "speedcrunch", "geany", "pluma", "l3afpad"}
+    assert sum(t.program in new for t in desktop) >= 0.4 * len(desktop)
+    assert not {t.id for t in both} & {t.id for t in [*CORPUS, *HELDOUT2]}
+
+
+def test_set_4_rule_catches_a_moved_task() -> None:
+    both = [*DEV4, *HELDOUT3]
+    first = HELDOUT3[0]
+    moved = tc.Task(**{**first.__dict__, "split": "dev"})
+    changed = [moved if t.id == first.id else t for t in both]
+    assert {t.id: t.split for t in changed} != tc.split_set4(changed)
+    assert any("held out whole" in line for line in tc.problems([moved]))
+
+
+def test_speedcrunch_display_in_another_base(tmp_path: Path) -> None:
+    hexa = {"kind": "display", "equals": "0xBEE"}
+    assert tc.check(hexa, out(tmp_path, display="0xBEE\n"))[0]
+    assert not tc.check(hexa, out(tmp_path, display="3054"))[0]
+    assert not tc.check(hexa, out(tmp_path, display=None))[0]
