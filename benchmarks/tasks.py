@@ -34,7 +34,9 @@ read back with its ssconvert).
 Set 4 (benchmarks/tasks_dev4/ and benchmarks/tasks_heldout3/) was written as one set by a helper
 and split by a rule fixed before any task was written (`split_set4`): per program, the half
 (rounded down) of the ids whose sha256("clickwright-set4/<id>") sorts first is held out, split
-"heldout3", the rest is "dev". The engineers tuning the agent read only tasks_dev4.
+"heldout3", the rest is "dev"; web tasks by their page (the first half of the pages in
+sha256("clickwright-set4/<page>") order, each with its tasks). The engineers tuning the agent
+read only tasks_dev4.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -242,12 +244,22 @@ def held_out(tasks: list[Task]) -> set[str]:
 
 def split_set4(tasks: list[Task]) -> dict[str, str]:
     """Set 4's fixed rule, on both its folders together: per program, the first half (rounded
-    down) of the ids in sha256("clickwright-set4/<id>") order is "heldout3", the rest "dev"."""
-    return {
+    down) of the ids in sha256("clickwright-set4/<id>") order is "heldout3", the rest "dev".
+    Web tasks (chromium) are split by page, so no page is in both halves: the first half of
+    the pages in sha256("clickwright-set4/<page file name>") order is held out with its tasks."""
+    web = [t for t in tasks if t.program == "chromium"]
+    split = {
         i: "heldout3" if n < len(ranked) // 2 else "dev"
-        for ranked in _ranked(tasks, SET4_SALT)
+        for ranked in _ranked([t for t in tasks if t.program != "chromium"], SET4_SALT)
         for n, i in enumerate(ranked)
     }
+    pages = sorted(
+        {str(t.setup.get("page", "")) for t in web},
+        key=lambda p: hashlib.sha256((SET4_SALT + p).encode()).hexdigest(),
+    )
+    held = set(pages[: len(pages) // 2])
+    split.update({t.id: "heldout3" if t.setup.get("page") in held else "dev" for t in web})
+    return split
 
 
 def problems(tasks: list[Task]) -> list[str]:
