@@ -187,7 +187,27 @@ def clauses(task: str) -> list[str]:
         end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
         if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
-    return _with_scopes(pieces)
+    return _with_scopes(_shared_objects(pieces))
+
+
+def _shared_objects(pieces: list[str]) -> list[str]:
+    """ "find and click the link quam", "select and copy the address": a clause that ends on a
+    verb whose object the next clause names acts on that object too."""
+    verbs = lexicon().shared_object_verbs
+    shared = list(pieces)
+    for i, piece in enumerate(pieces[:-1]):
+        words = words_of(piece)
+        ends = [v for v in verbs if len(words) >= len(v) and tuple(words[-len(v) :]) == v]
+        if not any(len(words) == len(v) or words[-len(v) - 1] == "to" for v in ends):
+            continue  # the verb alone, or its purpose ("… to find"); "send me a copy" is whole
+        following = mask(pieces[i + 1])
+        if (verb := STARTS_STEP.match(following)) is None:
+            continue
+        rest = re.match(r"\s*(?:on|at|onto)?\s*", following[verb.end() :])
+        start = verb.end() + (rest.end() if rest else 0)
+        if obj := pieces[i + 1][start:].strip():
+            shared[i] = f"{piece} {obj}"
+    return shared
 
 
 def _in_a_name(before: str, rest: str) -> bool:

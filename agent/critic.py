@@ -87,7 +87,7 @@ def judge(
     regions = [r for r in changed_regions(before.frame, after.frame) if not _within(r, ignore)]
     changed = bool(regions)
     if expect.kind == "text_in" and expect.box is not None:
-        if _text_near(after, expect.text, expect.box):
+        if text_near(after, expect.text, expect.box):
             return Verdict("success", f"the field now shows '{expect.text}'")
     elif expect.kind == "state" and expect.box is not None:
         state = _state_at(after, expect.box)
@@ -112,7 +112,7 @@ def _within(region: Box, boxes: Sequence[Box]) -> bool:
     return any(region.intersection(box) >= 0.5 * max(1, region.area) for box in boxes)
 
 
-def _text_near(screen: Screen, text: str, box: Box) -> bool:
+def text_near(screen: Screen, text: str, box: Box) -> bool:
     wanted = normalize(text)
     if not wanted:
         return True

@@ -8,6 +8,7 @@ label: the element's `name` from fusion, or the nearest input right of or below 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
@@ -313,6 +314,17 @@ def fields(screen: Screen) -> list[Field]:
             found.append(Field(toggle, toggle.text or toggle.name))
     unique = {(f.element.id, normalize(f.label)): f for f in reversed(found)}
     return list(reversed(unique.values()))
+
+
+def showing(free: Sequence[Field], kind: str) -> list[Field]:
+    """Fields whose shown text (a value or a placeholder like mm/dd/yyyy) is of `kind`."""
+    placeholder = {"date": r"(?:dd|mm|yy|yyyy)\W", "time": r"--\s*:\s*--"}
+    return [
+        f
+        for f in free
+        if lexicon().value_kind(f.element.text) == kind
+        or re.search(placeholder.get(kind, r"$^"), f.element.text.lower())
+    ]
 
 
 SHOWN_NUMBER = re.compile(r"\s*(-?\d+(?:[.,]\d+)?)\s*[^\d\s]{0,4}\s?[^\d\s]{0,4}\s*")

@@ -8,6 +8,7 @@ line up, whatever the spacing or letter case.
 from __future__ import annotations
 
 import functools
+import locale
 import math
 import re
 import tomllib
@@ -98,6 +99,22 @@ class Intent:
     polarity: int
 
 
+def _locale_day_first() -> bool:
+    """Whether the user's locale writes the day before the month (en_GB, de_DE, nb_NO); C and
+    en_US write the month first."""
+    try:
+        saved = locale.setlocale(locale.LC_TIME)
+        locale.setlocale(locale.LC_TIME, "")
+        try:
+            written = locale.nl_langinfo(locale.D_FMT)
+        finally:
+            locale.setlocale(locale.LC_TIME, saved)
+    except (locale.Error, AttributeError):
+        return False
+    day, month = written.find("%d"), written.find("%m")
+    return 0 <= day < month
+
+
 class Lexicon:
     """The loaded word lists, with the look-ups the reader needs."""
 
@@ -114,6 +131,7 @@ class Lexicon:
         self.persons = frozenset(data["persons"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
+        self.shared_object_verbs = _phrases(data["shared_object_verbs"])
         self.relatives = frozenset(data["relatives"])
         self.relative_fillers = frozenset(data["relative_fillers"])
         self.shown = _phrases(data["shown"])
@@ -149,7 +167,8 @@ class Lexicon:
         fields = dict(data["fields"])
         self.months: tuple[str, ...] = tuple(fields.pop("months"))
         self.month_abbreviations: tuple[str, ...] = tuple(fields.pop("month_abbreviations"))
-        self.day_first = fields.pop("ambiguous_dates") == "day"
+        ambiguous = fields.pop("ambiguous_dates")
+        self.day_first = ambiguous == "day" or (ambiguous == "locale" and _locale_day_first())
         self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
         self.measures: dict[str, str] = dict(data["measures"])
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from clickwright.agent.clauses import MASK, QUOTED, Step, mask
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
@@ -272,6 +272,7 @@ def _build(
     """The step(s) one reading gives, or None when its slots do not hold what it needs: a
     quoted span is a value whole, never a part of one, and a slot holds more than "the"."""
     lex = lexicon()
+    c = replace(c, slots={k: _quoted_name(toks, a, b) for k, (a, b) in c.slots.items()})
     for name, (a, b) in c.slots.items():
         if b - a > 1 and any(t.quoted for t in toks[a:b]):
             return None
@@ -420,6 +421,17 @@ def _build(
         case "look":
             return [Step("look", clause, target=slot("what"))]
     return None
+
+
+def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:
+    """ "the link 'quam'", "the 'Share' button": the quoted name alone, when the other words
+    only say what kind of thing it is."""
+    quoted = [i for i in range(start, end) if toks[i].quoted]
+    if len(quoted) != 1 or end - start == 1:
+        return start, end
+    others = {t.word for t in toks[start:end] if not t.quoted}
+    kinds = {w for k in _KIND_NOUNS for w in k.split()} | {"link", "tab", "button", "item"}
+    return (quoted[0], quoted[0] + 1) if others <= lexicon().determiners | kinds else (start, end)
 
 
 def _gives_values(words: str) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from clickwright.a11y import A11yNode
 from clickwright.agent.clauses import Step
-from clickwright.agent.critic import Expectation
+from clickwright.agent.critic import Expectation, text_near
 from clickwright.agent.executor import CHANGE
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -25,6 +25,7 @@ from clickwright.agent.grounding import (
     Field,
     fields,
     rank,
+    showing,
     text_similarity,
     unseen_sliders,
 )
@@ -83,9 +84,14 @@ def set_value(actor: OfflineActor, step: Step) -> None:
     elif _segmented(element):
         _type_segments(actor, step, element, _formatted(value, element))
     else:
-        actor.type_into(
-            step, replace(element, name=element.name or label), _formatted(value, element)
-        )
+        had_calendar = _calendar(actor.screen) is not None
+        text = _formatted(value, element)
+        actor.type_into(step, replace(element, name=element.name or label), text)
+        if parse_date(value) and not had_calendar and _calendar(actor.screen) is not None:
+            if not text_near(actor.screen, text, element.box):
+                return pick_date(actor, step, value)  # a field that only takes its picker
+            actor.blind(step, Hotkey(keys=("tab",)), None, CHANGE,
+                        "leaving the field, which closes the date picker it opened")  # fmt: skip
 
 
 def _thin_with_number(screen: Screen, element: Element) -> bool:
@@ -122,12 +128,25 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
             known = [f for f in known if f.element.kind == step.kind] or known
         if known:
             return max(known, key=lambda f: text_similarity(wanted, f.label))
+        if (made := _made_for(actor.screen, wanted, step.text or "")) is not None:
+            return made
         labelled = lambda: bool(_labelled(actor.screen, wanted))  # noqa: E731
         if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(
             step, wanted, found=labelled
         ):
             return None
     return None
+
+
+def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
+    """ "the date" with no label Date on the screen: the one field made for dates (it shows
+    mm/dd/yyyy or a date), when the words name that kind of value."""
+    lex = lexicon()
+    kind = lex.value_kind(value)
+    if kind not in ("date", "time") or not set(words_of(wanted)) & set(lex.fields[kind]):
+        return None
+    made = showing(fields(screen), kind)
+    return made[0] if len(made) == 1 else None
 
 
 def _labelled(screen: Screen, wanted: str) -> list[Field]:
@@ -334,6 +353,8 @@ def _formatted(value: str, element: Element) -> str:
             return f"{date.month:02d}/{date.day:02d}/{date.year}"
         if re.fullmatch(r"\d{1,2}\.\d{1,2}\.\d{4}", shown.strip()):
             return f"{date.day:02d}.{date.month:02d}.{date.year}"
+        if not shown.strip() and re.fullmatch(r"\d{1,4}([/.-])\d{1,2}\1\d{1,4}", value.strip()):
+            return value.strip()  # an empty field with no format shown: as the user wrote it
         return date.isoformat()
     if time := _time(value):
         hour, minute = time

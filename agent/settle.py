@@ -28,6 +28,7 @@ from clickwright.agent.grounding import (
     fields,
     normalize,
     rank,
+    showing,
     shows_words,
     text_lines,
     text_similarity,
@@ -454,7 +455,7 @@ def _field_for_value(
         return []
     kind = lex.value_kind(value)
     if kind in ("email", "date", "time", "address"):
-        named = _labelled(free, lex.fields[kind]) or _showing(free, kind)
+        named = _labelled(free, lex.fields[kind]) or showing(free, kind)
         return [(named[0], value)] if named else []
     hinted = _labelled(free, lex.hints.get(linker, ()))
     if not _looks_like_name(value):  # "as Bo Lind" a name field, "as an editor" the Role
@@ -490,17 +491,6 @@ def _labelled(free: Sequence[Field], words: Sequence[str]) -> list[Field]:
             if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", label) and field not in found:
                 found.append(field)
     return found
-
-
-def _showing(free: Sequence[Field], kind: str) -> list[Field]:
-    """Fields whose shown text (a value or a placeholder like mm/dd/yyyy) is of `kind`."""
-    placeholder = {"date": r"(?:dd|mm|yy|yyyy)\W", "time": r"--\s*:\s*--"}
-    return [
-        f
-        for f in free
-        if lexicon().value_kind(f.element.text) == kind
-        or re.search(placeholder.get(kind, r"$^"), f.element.text.lower())
-    ]
 
 
 def _is_name_field(field: Field) -> bool:

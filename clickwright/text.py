@@ -30,5 +30,19 @@ def text_similarity(wanted: str, seen: str) -> float:
     whole = fuzz.ratio(a, b)
     if len(b) > len(a):
         # "Save" inside "Save changes": good, but worse than an exact label.
-        whole = max(whole, fuzz.partial_ratio(a, b) * (0.75 + 0.2 * len(a) / len(b)))
+        whole = max(whole, _inside(a, b) * (0.75 + 0.2 * len(a) / len(b)))
     return float(whole)
+
+
+def _inside(a: str, b: str) -> float:
+    """How well `a` reads as whole words of the longer `b`: the best partial match widened to
+    the words it falls in, so "ok" is not inside "look" nor "euismod" inside "episodes"."""
+    found = fuzz.partial_ratio_alignment(a, b)
+    if found is None:
+        return 0.0
+    start, end = found.dest_start, found.dest_end
+    while start > 0 and b[start - 1] != " ":
+        start -= 1
+    while end < len(b) and b[end] != " ":
+        end += 1
+    return fuzz.ratio(a, b[start:end])
