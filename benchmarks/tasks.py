@@ -47,6 +47,12 @@ passes when nothing was done measures nothing). Run them one task at a time:
 
     .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_dev4 --reference --jobs 1
     .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_dev4 --reference none
+
+`--against REV` runs the agent of a git revision (laid out in the results folder and put on
+PYTHONPATH), so a long run measures one version while the working tree changes, and a
+revision before a change can be measured beside it:
+
+    .venv/bin/python benchmarks/tasks.py --corpus benchmarks/tasks_heldout3 --against 9171242
 """
 
 from __future__ import annotations
@@ -842,6 +848,21 @@ def run_task(
     )
 
 
+def snapshot(revision: str, folder: Path) -> Path:
+    """The packages of `revision` laid out as `clickwright/` in `folder` (pyproject's mapping of
+    the top-level folders), for PYTHONPATH."""
+    source = folder / "source"
+    source.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True,
+                             check=True).stdout  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    package = folder / "pkg" / "clickwright"
+    shutil.copytree(source / "clickwright", package)
+    for name in ("app", "agent", "parsers", "devices", "assets"):
+        (package / name).symlink_to(source / name)
+    return package.parent
+
+
 def _clickwright(
     task: Task, env: dict[str, str], work: Path, out: Path, time_limit: float, settings: str
 ) -> tuple[str, str, int, str]:
@@ -1017,6 +1038,12 @@ def main(argv: list[str] | None = None) -> int:
         help="test the checks: run each task's reference steps instead of clickwright "
         "(or, with 'none', nothing: every check must then fail)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="run the agent of another git revision (a snapshot of it goes into the results "
+        "folder), so a run is not changed by edits made while it goes on",
+    )
     args = parser.parse_args(argv)
     corpus = load_corpus(args.corpus)
     wrong = problems(corpus)
@@ -1040,6 +1067,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"missing {', '.join(missing)}: sudo apt-get install -y {packages}")
     out = (args.out or ROOT / "bench" / f"tasks-{time.strftime('%Y%m%d-%H%M%S')}").resolve()
     (out / "runs").mkdir(parents=True, exist_ok=True)
+    if args.against:  # every clickwright this script starts runs that revision
+        os.environ["PYTHONPATH"] = str(snapshot(args.against, out / "agent"))
     displays = Displays()
     results: list[Result] = []
     started = time.monotonic()
@@ -1077,7 +1106,7 @@ def main(argv: list[str] | None = None) -> int:
     document = {
         "benchmark": "task-corpus",
         "date": time.strftime("%Y-%m-%d %H:%M"),
-        "commit": _commit(),
+        "commit": _commit(args.against or "HEAD"),
         "settings": {
             "time_limit": args.time_limit,
             "jobs": args.jobs,
@@ -1096,10 +1125,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _commit() -> str:
+def _commit(revision: str = "HEAD") -> str:
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+            ["git", "rev-parse", "--short", revision], capture_output=True, text=True, cwd=ROOT
         ).stdout.strip()
     except OSError:
         return ""
