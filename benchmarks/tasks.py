@@ -974,7 +974,7 @@ def summary(results: list[Result]) -> dict[str, dict[str, Any]]:
     }
 
 
-def print_summary(data: dict[str, dict[str, Any]]) -> None:
+def print_summary(data: dict[str, dict[str, Any]], driver: str = "clickwright") -> None:
     columns = ["dev", "heldout", *(s for s in SPLITS[2:] if s in data["split"])]
     for title in ("split", "program", "class"):
         print(f"\nby {title}:")
@@ -985,7 +985,7 @@ def print_summary(data: dict[str, dict[str, Any]]) -> None:
             print(f"  {name:<16} {row['n']:>4}  {row['success']:>7.2f}  {cells}")
     said = ", ".join(f"{k} {v}" for k, v in data["outcome"].items())
     wrong = ", ".join(f"{k} {v}" for k, v in data["failed_outcome"].items())
-    print(f"\nwhat clickwright said: {said}\n  on the failed tasks: {wrong or '-'}")
+    print(f"\nwhat {driver} said: {said}\n  on the failed tasks: {wrong or '-'}")
 
 
 def select(tasks: list[Task], args: argparse.Namespace) -> list[Task]:
@@ -1102,7 +1102,7 @@ def main(argv: list[str] | None = None) -> int:
     order = {t.id: n for n, t in enumerate(tasks)}
     results.sort(key=lambda r: order[r.id])
     data = summary(results)
-    print_summary(data)
+    print_summary(data, "the reference" if args.reference else "clickwright")
     document = {
         "benchmark": "task-corpus",
         "date": time.strftime("%Y-%m-%d %H:%M"),
