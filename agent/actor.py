@@ -40,9 +40,10 @@ from clickwright.agent.grounding import (
     shows_words,
     text_similarity,
 )
-from clickwright.agent.lexicon import lexicon
+from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.reading import place
 from clickwright.agent.runlog import looks_secret
+from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import SETTLED, read_value, row_words, settle
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
@@ -221,6 +222,25 @@ class OfflineActor:
 
     def do(self, step: Step) -> None:
         getattr(self, "_" + step.verb)(step)
+
+    def confirm(self) -> None:
+        """A task that changed a dialog's or a form's controls and pressed nothing after ends
+        with the dialog's OK (or Apply, Save …): a setting is changed when it is applied, a
+        question answered when it is confirmed. Never a risky button (Submit, Send) nobody
+        named, and not when the task says to leave it so ("don't save yet")."""
+        changed = self.state.memory.unconfirmed
+        lex = lexicon()
+        said = words_of(self.state.task)
+        if not changed or any(lex.longest(lex.keep_unconfirmed, said, i) for i in range(len(said))):
+            return
+        buttons = [e for e in self.screen.elements if e.kind == "button" and e.text.strip()]
+        for label in lex.confirm:
+            shown = [b for b in buttons if normalize(b.text) == normalize(label)]
+            if shown and risk_of(Click(target=Target(id=shown[0].id)), shown[0]) is None:
+                step = Step("click", f"confirm with {shown[0].text}", target=shown[0].text)
+                thought = f"{changed} was changed and nothing confirmed it: '{shown[0].text}'"
+                self.click_element(step, shown[0], thought)
+                return
 
     # ---- verbs ------------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ Verb = Literal[
     "delete",  # the row, line or words `target` names
     "label",  # the button labelled `text` (a verb: Pay, Follow) for what `target` names
     "look",  # nothing to do on the screen: the task asks to look at `target`
+    "unread",  # words neither grammar reads: what they name on the screen decides
 ]
 
 

@@ -18,7 +18,7 @@ from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import Flag
 from clickwright.agent.state import RunState, contained
 from clickwright.errors import ActionError, StepFailed
-from clickwright.types import Action, Box, Element, Screen, StepRecord, Type
+from clickwright.types import Action, Box, Element, Hotkey, Screen, StepRecord, Type
 
 Point = tuple[int, int]
 Judge = Callable[[Screen, Screen, Expectation, Action, Sequence[Box], str], Verdict]
@@ -131,6 +131,8 @@ class Executor:
         record = self.record(action, aim, before, after, verdict, purpose, approval, timings)
         if gone is not None:
             raise gone
+        if verdict.status in ("success", "unverified"):
+            _note_confirmation(state, action, aim.element, before)
         return Done(after, verdict, record)
 
     def record(
@@ -172,6 +174,37 @@ def _learn_secret(state: RunState, action: Action, element: Element | None) -> N
     labels.append(action.target.text or "" if action.target is not None else "")
     if any(looks_secret(label) for label in labels if label):
         state.log.add_secret(action.text)
+
+
+_CHOICES = frozenset({"checkbox", "radio", "toggle", "list_item", "combo", "menuitem"})
+_CONFIRMING = frozenset({"button", "link", "icon"})
+EDITOR_SHARE = 0.4
+"""A text area at least this share of the screen's height is a document being edited, not a
+field of a form."""
+
+
+def _note_confirmation(state: RunState, action: Action, element: Element | None,
+                       before: Screen) -> None:  # fmt: skip
+    """Whether the action left a control changed (typed into a field, a box ticked, a row or an
+    option chosen) or confirmed what was changed (a button, Enter)."""
+    memory = state.memory
+    if isinstance(action, Hotkey):
+        if action.keys[-1] in ("enter", "return") or action.keys in (("ctrl", "s"),):
+            memory.unconfirmed = ""
+        return
+    if element is None:
+        return
+    if isinstance(action, Type):
+        tall = element.box.h >= EDITOR_SHARE * before.frame.size[1]
+        if element.kind in ("input", "combo") and not tall:
+            memory.unconfirmed = element.describe()
+        if action.enter:
+            memory.unconfirmed = ""
+    elif action.type in ("click", "double_click"):
+        if element.kind in _CHOICES:
+            memory.unconfirmed = element.describe()
+        elif element.kind in _CONFIRMING:
+            memory.unconfirmed = ""
 
 
 def wait_for_text(

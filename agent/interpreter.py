@@ -482,9 +482,16 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
                 pass
         if not reading.starts_with_verb(clause) and reading.names_values(clause):
             return [Step("form", clause, target=clause, text="", soft=True)]  # "Name Kim, age 41"
-        raise TaskError(
-            f"cannot understand {clause!r}: {reading.understood(clause)}", _HINT
-        ) from None
+        if not re.search(r"[^\W\d_]", clause) or reading.lone_verb(clause):
+            raise TaskError(
+                f"cannot understand {clause!r}: {reading.understood(clause)}", _HINT
+            ) from None
+        return [Step("unread", clause, target=clause)]  # read on the screen when its turn comes
+
+
+def unreadable(clause: str, why: str) -> TaskError:
+    """The error for a clause neither the grammar nor the screen could read."""
+    return TaskError(f"cannot understand {clause!r}: {reading.understood(clause)}; {why}", _HINT)
 
 
 def _scoped(step: Step, clause: str, scope: str) -> Step:

@@ -132,6 +132,8 @@ class Lexicon:
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
         self.shared_object_verbs = _phrases(data["shared_object_verbs"])
+        self.confirm: tuple[str, ...] = tuple(data["confirm"])
+        self.keep_unconfirmed = _phrases(data["keep_unconfirmed"])
         self.relatives = frozenset(data["relatives"])
         self.relative_fillers = frozenset(data["relative_fillers"])
         self.shown = _phrases(data["shown"])

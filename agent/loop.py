@@ -186,6 +186,7 @@ def _follow_steps(state: RunState, team: Team, steps: list[Step]) -> tuple[Outco
         actor.carry_out(step)
     if state.settings.dry_run:
         return "done", "dry run: planned every step, acted on nothing"
+    actor.confirm()
     return "done", f"all {len(steps)} instruction(s) carried out"
 
 
@@ -198,12 +199,13 @@ def _hybrid(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, st
     for step in steps:
         try:
             actor.carry_out(step)
-        except StepFailed as failure:
+        except (StepFailed, TaskError) as failure:  # TaskError: words the screen did not settle
             handed.append(step.clause)
             memory.plan, memory.current = [step.clause], 0
             state.log.record.plan = memory.plan
             memory.feedback = f"the built-in planner could not do it: {failure}"
             _act_with_model(state, team, one_goal=True)
+    actor.confirm()
     by_model = f", {len(handed)} of them by the model" if handed else ", no model call needed"
     return "done", f"all {len(steps)} instruction(s) carried out{by_model}"
 

@@ -47,6 +47,9 @@ class Memory:
     form_verbs: list[str] = field(default_factory=list)
     """The verbs of form sentences that filled fields ("contact"), for the submit step at the
     end when the verb that was to submit turned out to be a label's word ("order number")."""
+    unconfirmed: str = ""
+    """The last control the run changed that no button or Enter has confirmed since ("input
+    'Name'"): a task that ends so is finished with the dialog's OK."""
     values: dict[str, str] = field(default_factory=dict)
     """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
     their name in normalised words."""

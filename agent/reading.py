@@ -23,6 +23,7 @@ __all__ = [
     "names_values",
     "starts_with_verb",
     "is_pronoun",
+    "lone_verb",
     "parse",
     "place",
     "split_scope",
@@ -165,6 +166,17 @@ def starts_with_verb(clause: str) -> bool:
 def _lone_verb(words: Sequence[str], start: int) -> int:
     lex = lexicon()
     return max(lex.verb_at("form", words, start), lex.verb_at("label", words, start))
+
+
+def lone_verb(clause: str) -> bool:
+    """Whether the clause is a verb the lexicon knows and nothing else ("click", "set"): no
+    screen can say what it acts on."""
+    lex = lexicon()
+    toks = tokens(clause)
+    start = _skip_fillers(toks)
+    words = [t.word for t in toks]
+    n = max((lex.verb_at(a, words, start) for a in lex.verbs), default=0)
+    return bool(n) and start + n == len(words)
 
 
 def split_scope(clause: str) -> tuple[str, str | None]:

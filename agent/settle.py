@@ -34,10 +34,11 @@ from clickwright.agent.grounding import (
     text_similarity,
     unseen_sliders,
 )
+from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
 from clickwright.agent.setting import parse_date
-from clickwright.errors import StepFailed
+from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Element, Screen
 
 __all__ = ["Settled", "intent_button", "read_value", "row_words", "settle"]
@@ -46,7 +47,7 @@ SHOWN = 85.0
 """Similarity at which a target counts as shown on the screen as named."""
 LABEL = 80.0
 """Similarity at which words name a field's label."""
-SETTLED = frozenset({"form", "label", "delete", "change", "intent", "set"})
+SETTLED = frozenset({"form", "label", "delete", "change", "intent", "set", "unread"})
 """Verbs whose words are always read against the screen; other verbs only when `soft`."""
 
 
@@ -79,6 +80,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _intent(step, screen)
         case "set" if step.target and step.text:
             return _set(step, screen)
+        case "unread":
+            return _unread(step, screen)
         case "type" if step.soft:
             return _type(step, screen)
         case "select" if step.soft:
@@ -92,6 +95,68 @@ def _same(step: Step, why: str = "") -> Settled:
     return Settled([replace(step, soft=False)], why)
 
 
+# ---- words neither grammar reads ---------------------------------------------------------------
+
+MAX_SKIPPED = 3
+"""Words at a clause's start passed over as a verb the lexicon lacks ("Connect to …", "get me
+…") or a place ("in the title change …")."""
+
+
+def _unread(step: Step, screen: Screen) -> Settled:
+    """A clause neither grammar reads ("the playlist should be called Road trip 2025", "get me
+    the pizza that costs 11", "in the title change 2024 to 2025"), read as a person reads it
+    against the screen: past a first word or two that the lexicon lacks, the rest read again
+    as a step; a first word that is a button's ("Connect to HomeNet"); the fields and boxes its
+    words name by their labels; else the row or control they name."""
+    clause = step.clause
+    toks = [t for t in reading.tokens(clause) if t.word not in (",", ";")]
+    if not toks:
+        raise unreadable(clause, "it names nothing")
+    lex = lexicon()
+    for skip in range(1, min(MAX_SKIPPED, len(toks) - 1) + 1):
+        rest = clause[toks[skip].start :]
+        if not reading.starts_with_verb(rest):
+            continue
+        try:
+            steps = interpret(rest)
+        except TaskError:
+            continue
+        if steps and all(s.verb != "unread" for s in steps):
+            skipped = clause[: toks[skip].start].strip()
+            return Settled([replace(s, clause=clause) for s in steps], f"read past '{skipped}'")
+    verb = toks[0].text
+    if toks[0].word not in lex.determiners and len(toks) > 1 and _buttons(screen, verb):
+        rest = clause[toks[1].start :]
+        return _label(Step("label", clause, text=verb, target=rest), screen)
+    if filled := _fill(clause, screen, after_verb=not _names_a_label(toks[0].text, screen)):
+        return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
+    starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
+    for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
+        rest = clause[toks[skip].start :]
+        if (target := _named_on_screen(screen, rest)) is not None:
+            return Settled([Step("click", clause, target=target)], f"'{target}' is shown")
+    raise unreadable(clause, "and none of its words name anything on the screen")
+
+
+def _names_a_label(word: str, screen: Screen) -> bool:
+    return any(words_of(f.label)[:1] == words_of(word) for f in fields(screen))
+
+
+def _named_on_screen(screen: Screen, words: str) -> str | None:
+    """The row or control `words` name: a row by its extreme value or by all its words, the
+    words after a relative ("that costs 11"), all the words, or most of them."""
+    if (extreme := row_by_extreme(screen, words)) is not None:
+        return extreme
+    if (cell := _row_showing(screen, words)) is not None:
+        return cell.text
+    row = row_words(words)
+    if row != words and row and _shown(screen, row):
+        return row
+    if _shown(screen, words):
+        return words
+    return _shown_part(screen, words) or None
+
+
 # ---- typing: which words name the field ----------------------------------------------------------
 
 
@@ -99,6 +164,9 @@ def _type(step: Step, screen: Screen) -> Settled:
     """ "the PIN 4821": the words at either end that name a field on the screen are the target;
     "City with Oslo and Zip with 0150" is a form."""
     text = step.text or ""
+    if step.target and lexicon().value_kind(text) in ("date", "time"):
+        dated = replace(step, verb="set", soft=False)  # written as the field writes dates
+        return Settled([dated], f"'{text}' is a {lexicon().value_kind(text)}")
     if step.target:
         filled = _fill(f"{step.target} with {text}", screen)
         if len(filled) > 1:

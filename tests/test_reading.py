@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from clickwright.agent.clauses import Step, clauses
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon
+from clickwright.agent.reading import understood
 from clickwright.errors import TaskError
 
 
@@ -205,14 +206,11 @@ def test_clauses_are_cut_where_a_new_action_starts(task, pieces):
     ],
 )
 def test_an_unreadable_clause_says_what_was_understood(task, said):
-    with pytest.raises(TaskError) as raised:
-        interpret(task)
-    assert said in str(raised.value)
+    assert said in understood(task)
 
 
 def test_a_form_sentence_that_gives_no_values_is_not_a_form():
-    with pytest.raises(TaskError):
-        interpret("Register the customer")
+    assert [s.verb for s in interpret("Register the customer")] == ["unread"]
 
 
 def test_the_lexicon_is_data_a_new_synonym_is_a_new_reading():
