@@ -223,6 +223,7 @@ def test_set_4_is_sound_and_split_by_its_rule() -> None:
     assert {t.split for t in DEV4} == {"dev"} and {t.split for t in HELDOUT3} == {"heldout3"}
     rule = tc.split_set4(both)
     assert {t.id: t.split for t in both} == rule
+    assert all(t.reference for t in both)  # each check is tested by a run that does the task
     desktop = [t for t in both if t.source == "desktop.toml"]
     assert len(desktop) >= 80
     new = {"kdialog", "speedcrunch", "geany", "pluma", "l3afpad"}
