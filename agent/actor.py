@@ -36,6 +36,7 @@ from clickwright.agent.grounding import (
     normalize,
     of_kind,
     rank,
+    row_label,
     scope_box,
     shows_words,
     text_similarity,
@@ -47,7 +48,7 @@ from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import SETTLED, read_value, row_words, settle
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
-from clickwright.errors import StepFailed
+from clickwright.errors import StepFailed, TaskError
 from clickwright.parsers.fusion import TextBox
 from clickwright.types import (
     Action,
@@ -147,7 +148,12 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
         and e.box.y <= middle <= e.box.bottom
         and 0 <= e.box.x - element.box.right <= 4 * element.box.h
     ]  # a label with its box after it ("Show line numbers [x]")
-    return min(after, key=lambda e: e.box.x) if after else None
+    if after:
+        return min(after, key=lambda e: e.box.x)
+    far = [e for e in screen.elements if e.kind in TOGGLES and not e.text
+           and e.box.y <= middle <= e.box.bottom]  # fmt: skip
+    titled = [e for e in far if (label := row_label(screen, e.box)) and label.box == element.box]
+    return titled[0] if titled else None
 
 
 def tab_row(screen: Screen) -> list[Element]:
@@ -211,7 +217,11 @@ class OfflineActor:
             self._enter_scope(step)
         if step.verb == "change" and step.old and shows_words(self.screen, step.old) is None:
             self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
-        settled = settle(step, self.screen, self.state.memory)
+        try:
+            settled = settle(step, self.screen, self.state.memory)
+        except (StepFailed, TaskError) as unsettled:  # the report shows the screen it met
+            self._record_failure(step, self.screen, str(unsettled))
+            raise
         for done in settled.steps:
             self.reading = settled.why
             done = replace(done, scope=done.scope or step.scope)

@@ -251,6 +251,26 @@ def _label_beside(field: Box, texts: list[Element]) -> Element | None:
     return min(above, key=lambda t: field.y - t.box.bottom) if above else None
 
 
+def row_label(screen: Screen, box: Box) -> Element | None:
+    """The title of a settings row whose control sits at its far end ("Push notifications"
+    … a switch): the topmost text left of the control that overlaps it in height, with no
+    other control between them (the row's description comes under its title)."""
+    controls = [e for e in screen.elements if e.interactive and e.kind not in LABEL_KINDS]
+    level = [t for t in screen.elements if t.kind in LABEL_KINDS and t.text.strip()
+             and not VALUE.fullmatch(t.text.strip()) and t.box.right <= box.x
+             and t.box.y < box.bottom and t.box.bottom > box.y]  # fmt: skip
+    clear = [
+        t
+        for t in level
+        if not any(
+            c.box.x >= t.box.right and c.box.right <= box.x
+            and c.box.y < box.bottom and c.box.bottom > box.y
+            for c in controls
+        )
+    ]  # fmt: skip
+    return min(clear, key=lambda t: (t.box.y, box.x - t.box.right)) if clear else None
+
+
 def _distance(a: Box, b: Box) -> float:
     dx = max(0, max(a.x - b.right, b.x - a.right))
     dy = max(0, max(a.y - b.bottom, b.y - a.bottom))
@@ -306,12 +326,15 @@ def fields(screen: Screen) -> list[Field]:
     found: list[Field] = [Field(e, e.name) for e in editable if e.name]
     words = [t for t in texts if not VALUE.fullmatch(t.text.strip())]
     for field in editable + selects:
-        label = _label_beside(field.box, [t for t in words if not field.box.contains(t.box)])
+        outside = [t for t in words if not field.box.contains(t.box)]
+        label = _label_beside(field.box, outside) or row_label(screen, field.box)
         if label is not None:
             found.append(Field(field, label.text))
     for toggle in screen.elements:
         if toggle.kind in TOGGLE_KINDS and (toggle.text or toggle.name):
             found.append(Field(toggle, toggle.text or toggle.name))
+        elif toggle.kind in TOGGLE_KINDS and (label := row_label(screen, toggle.box)):
+            found.append(Field(toggle, label.text))
     unique = {(f.element.id, normalize(f.label)): f for f in reversed(found)}
     return list(reversed(unique.values()))
 

@@ -133,6 +133,7 @@ class Lexicon:
         self.scope_openers = frozenset(data["scope_openers"])
         self.shared_object_verbs = _phrases(data["shared_object_verbs"])
         self.confirm: tuple[str, ...] = tuple(data["confirm"])
+        self.repeat_fields = frozenset(data["repeat_fields"])
         self.keep_unconfirmed = _phrases(data["keep_unconfirmed"])
         self.relatives = frozenset(data["relatives"])
         self.relative_fillers = frozenset(data["relative_fillers"])

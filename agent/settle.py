@@ -108,7 +108,7 @@ def _unread(step: Step, screen: Screen) -> Settled:
     against the screen: past a first word or two that the lexicon lacks, the rest read again
     as a step; a first word that is a button's ("Connect to HomeNet"); the fields and boxes its
     words name by their labels; else the row or control they name."""
-    clause = step.clause
+    clause = step.target or step.clause  # less a remark in brackets
     toks = [t for t in reading.tokens(clause) if t.word not in (",", ";")]
     if not toks:
         raise unreadable(clause, "it names nothing")
@@ -150,8 +150,8 @@ def _named_on_screen(screen: Screen, words: str) -> str | None:
     if (cell := _row_showing(screen, words)) is not None:
         return cell.text
     row = row_words(words)
-    if row != words and row and _shown(screen, row):
-        return row
+    if row != words and row and (cell := shows_words(screen, row)) is not None:
+        return cell.text  # "that costs 11": the row showing "11 USD"
     if _shown(screen, words):
         return words
     return _shown_part(screen, words) or None
@@ -321,8 +321,11 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
     segments = _segments(words)
     steps: list[Step] = []
     used: set[int] = set()
+    named = {found[0].element.id: i for i, seg in enumerate(segments)
+             if (found := _field_in(seg, known, set()))}  # fmt: skip
     pending: Field | None = None  # a field named with its value in the next segment
     for index, segment in enumerate(segments):
+        claimed = {field for field, i in named.items() if i > index}  # named further on
         found = _field_in(segment, known, used)
         negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
         if found is None and (measured := _measured(segment)) is not None:
@@ -353,7 +356,7 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
             if after_verb and index == 0 and not segment.linker and not _a_value(value):
                 continue  # "Contact support as …": what the verb acts on, no field's value
-            guessed = _field_for_value(value, segment.linker, known, used)
+            guessed = _field_for_value(value, segment.linker, known, used | claimed)
             for field, part in guessed:
                 steps.append(_set_field(field, part))
                 used.add(field.element.id)
@@ -368,7 +371,22 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
             pending = field
             continue
         steps.append(_set_field(field, value))
-    return steps
+    return steps + _repeated(steps, known, used)
+
+
+def _repeated(steps: list[Step], known: Sequence[Field], used: set[int]) -> list[Step]:
+    """ "Repeat password", "Confirm email": the value the task gave the field they repeat."""
+    repeat = lexicon().repeat_fields
+    given = {normalize(s.target or ""): s.text for s in steps if s.verb == "set" and s.text}
+    more = []
+    for field in known:
+        words = words_of(field.label)
+        if field.element.id in used or not words or words[0] not in repeat:
+            continue
+        rest = normalize(" ".join(words[1:]))
+        if rest and (value := given.get(rest)):
+            more.append(_set_field(field, value))
+    return more
 
 
 def _answer(
@@ -443,10 +461,11 @@ def _field_in(
             words = " ".join(measures.get(t.word, t.text) for t in toks[a:b])  # "wide": width
             if toks[a].word in lexicon().determiners or lexicon().value_kind(words):
                 continue
+            names = [words, *lexicon().synonyms.get(normalize(words), ())]  # "account": Username
             for field in known:
                 if field.element.id in used:
                     continue
-                score = text_similarity(words, field.label)
+                score = max(text_similarity(name, field.label) for name in names)
                 if len(words) <= 2 and score < 100:
                     continue  # "I" is inside "Fair", and names nothing
                 if score >= LABEL and (best is None or (score, b - a) > best[:2]):
@@ -729,6 +748,9 @@ def _label(step: Step, screen: Screen) -> Settled:
     if button is None:
         if not step.target:
             return _intent(Step("intent", step.clause, text="affirm"), screen)
+        if not _shown(screen, row or step.target) and (filled := _fill(step.target, screen)):
+            filled = [replace(s, clause=step.clause) for s in filled]
+            return Settled(filled, f"no '{verb}' button: the fields its words name")
         return _same(Step("click", step.clause, target=row or step.target), "no such button")
     label = button.text or button.name
     click = Step("click", step.clause, target=label, kind="button")

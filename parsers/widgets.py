@@ -107,8 +107,15 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
         & (area >= MIN_AREA)
     )
     widgets = []
+    switches = []
     for label in candidates[candidates > 0]:  # label 0 is the edge pixels themselves
+        switch = _switch(frame, labels, int(label), stats[label])
+        if switch is not None:
+            switches.append(switch)
+            continue
         widgets.extend(_Region(frame, labels, int(label), stats[label]).classify())
+    widgets = [w for w in widgets if not any(_overlaps(w.box, s.box) for s in switches)]
+    widgets.extend(switches)
     _, blobs, blob_stats, _ = cv2.connectedComponentsWithStats(frame.edges, connectivity=8)
     widgets.extend(
         _marked_toggles(frame, blobs, blob_stats, [w for w in widgets if w.kind in _SMALL])
@@ -851,6 +858,66 @@ def _run_length(line: np.ndarray) -> int:
         elif index > reach:  # a second non-edge pixel in a row ends the band
             break
     return reach
+
+
+SWITCH_HEIGHTS = (9, 60)  # px: a switch's track, less its border, at scales 1 to 2.5
+SWITCH_NOTCH = 0.3  # of the track's height: where the knob cuts the track's middle row short
+SWITCH_CONTRAST = 15  # grey levels (any channel) between a track and the page round it
+
+
+def _ring(pixels: np.ndarray, box: Box, width: int) -> np.ndarray | None:
+    """The pixels in a band `width` wide just outside `box` (None when it leaves the frame)."""
+    height, full = pixels.shape[:2]
+    x0, y0 = box.x - width, box.y - width
+    x1, y1 = box.x + box.w + width, box.y + box.h + width
+    if x0 < 0 or y0 < 0 or x1 > full or y1 > height:
+        return None
+    outer = pixels[y0:y1, x0:x1].reshape(-1, 3)
+    inside = np.zeros((y1 - y0, x1 - x0), bool)
+    inside[width:-width, width:-width] = True
+    return outer[~inside.reshape(-1)].astype(float)
+
+
+def _switch(frame: _Frame, labels: np.ndarray, label: int, stat: np.ndarray) -> Widget | None:
+    """A switch (a toggle drawn as a pill with a round knob): its track is one flat colour,
+    about twice as wide as high, its middle row cut short at one end by the knob. The knob at
+    the right end is on."""
+    x, y, w, h, area = (int(v) for v in stat)
+    if not (SWITCH_HEIGHTS[0] <= h <= SWITCH_HEIGHTS[1] and 1.2 * h <= w <= 2.4 * h):
+        return None
+    if not 0.45 <= area / (w * h) <= 0.8:
+        return None
+    mask = labels[y : y + h, x : x + w] == label
+    colours = frame.pixels[y : y + h, x : x + w][mask]
+    if colours.std(axis=0).max() > 6 or colours.mean() > 245:
+        return None  # text or shading inside, or the page's own white
+    row = np.flatnonzero(mask[h // 2])
+    if row.size == 0 or row[-1] - row[0] + 1 != row.size:
+        return None  # the middle row is one run of track
+    left, right = int(row[0]), w - 1 - int(row[-1])
+    notch = SWITCH_NOTCH * h
+    if (left > notch) == (right > notch) or min(left, right) > 2:
+        return None  # a knob cuts exactly one end
+    on = right > notch
+    track = colours.mean(axis=0)
+    around = _ring(frame.pixels, Box(x, y, w, h), max(3, h // 4))
+    if around is None:
+        return None
+    page = np.median(around, axis=0)
+    if (np.abs(around - page).max(axis=1) <= SWITCH_CONTRAST).mean() < 0.6:
+        return None  # ink all round: the inside of a letter, not a track on a page
+    if np.abs(page - track).max() < SWITCH_CONTRAST:
+        return None  # a track is drawn apart from its page
+    knob = frame.pixels[y + h // 2, x + (int(row[-1]) + w) // 2 if on else left // 2 + x]
+    if np.abs(knob.astype(float) - track).max() < 2 * SWITCH_CONTRAST:
+        return None  # the knob stands out from the track
+    reach = int(0.3 * h)  # the knob's round end reaches past the track's box
+    box = Box(x - 2 - (0 if on else reach), y - 2, w + 4 + reach, h + 4)
+    return Widget(box, "toggle", 0.8, _CHECKED if on else frozenset())
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a.intersection(b) >= 0.5 * min(a.area, b.area)
 
 
 def _drop_duplicates(widgets: list[Widget]) -> list[Widget]:

@@ -129,7 +129,8 @@ def test_a_model_planner_s_unreadable_subgoal_is_re_planned_for_the_offline_acto
     )
     result, steps = run(tmp_path, StubDevice(changes_on=("hotkey",)), ("planner",))
     assert result.outcome == "done", result.reason
-    assert [s["action"]["keys"] for s in steps] == [["enter"], ["tab"]]
+    assert steps[0]["verdict"] == "failed"  # read on the screen it met: the report shows it
+    assert [s["action"]["keys"] for s in steps[1:]] == [["enter"], ["tab"]]
     first, second = (m[0].text + m[1].text for m in models["planner"].seen)
     assert "press Ctrl+S" in first  # told the forms the offline actor reads
     assert "'Register the customer' failed" in second
