@@ -19,6 +19,7 @@ from typing import Any, Literal
 from clickwright.agent import editing, setting
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation, Verdict
+from clickwright.agent.dates import parse_date
 from clickwright.agent.executor import (
     CHANGE,
     Aim,
@@ -37,7 +38,10 @@ from clickwright.agent.grounding import (
     of_kind,
     rank,
     row_label,
+    row_menu,
     scope_box,
+    search_field,
+    showing_words,
     shows_words,
     text_similarity,
 )
@@ -156,6 +160,12 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
     return titled[0] if titled else None
 
 
+def _names_a_row(words: str) -> bool:
+    """Whether a scope's words are what a row shows (a name, a number, a handle), not a kind
+    of place ("the sidebar")."""
+    return any(w[:1].isupper() or any(c.isdigit() or c == "@" for c in w) for w in words.split())
+
+
 def tab_row(screen: Screen) -> list[Element]:
     """The tabs on the screen, left to right: those the parser saw as tabs, and the short
     labels on the same row beside them (a toolkit's tabs the parser took for buttons)."""
@@ -227,11 +237,37 @@ class OfflineActor:
             done = replace(done, scope=done.scope or step.scope)
             if done.soft and done != step:  # an item of a list, read again on its own
                 self.carry_out(done)
-            else:
-                self.do(done)
+                continue
+            if done.scope and done.scope != step.scope:
+                self._enter_scope(done)  # a row the screen named ("Lena Fischer's order")
+            self.do(done)
 
     def do(self, step: Step) -> None:
         getattr(self, "_" + step.verb)(step)
+
+    def _confirm_act(self) -> bool:
+        """The last act the task named opened a dialog asking to confirm it ("Cancel order
+        #1062?"): its button that names the same act ("Cancel order", "Refund €58.20") is
+        pressed, as the person who named the act would."""
+        acted = self.state.memory.acted
+        if acted is None:
+            return False
+        label, shown_before = acted
+        verb = words_of(label)[:1]
+        negations = {" ".join(n) for n in lexicon().negations}
+        same = [
+            b
+            for b in self.screen.elements
+            if b.kind == "button"
+            and tuple(b.box) not in shown_before  # a button the act brought up
+            and words_of(b.text)[:1] == verb
+            and not set(words_of(b.text)) & negations
+        ]
+        if not verb or len(same) != 1:
+            return False
+        step = Step("click", f"confirm: {same[0].text}", target=same[0].text)
+        self.click_element(step, same[0], f"'{label}' asks to be confirmed: '{same[0].text}'")
+        return True
 
     def confirm(self) -> None:
         """A task that changed a dialog's or a form's controls and pressed nothing after ends
@@ -241,7 +277,11 @@ class OfflineActor:
         changed = self.state.memory.unconfirmed
         lex = lexicon()
         said = words_of(self.state.task)
-        if not changed or any(lex.longest(lex.keep_unconfirmed, said, i) for i in range(len(said))):
+        if any(lex.longest(lex.keep_unconfirmed, said, i) for i in range(len(said))):
+            return
+        if self._confirm_act():
+            return
+        if not changed:
             return
         buttons = [e for e in self.screen.elements if e.kind == "button" and e.text.strip()]
         for label in lex.confirm:
@@ -353,18 +393,11 @@ class OfflineActor:
 
     def _search_box(self, step: Step) -> Element | None:
         """The screen's search field, when the clause asks to search ("search for X", "look
-        up X"): a field labelled, named or showing "Search"."""
+        up X")."""
         said = step.clause.lower().split()
         if not said or said[0] not in ("search", "look", "lookup"):
             return None
-        for field in fields(self.screen):
-            if field.element.kind in ("input", "combo") and "search" in normalize(
-                " ".join((field.label, field.element.text, field.element.name))
-            ):
-                return replace(field.element, name=field.label or "Search")
-        boxes = [e for e in self.screen.elements if e.kind == "input"
-                 and "search" in normalize(f"{e.text} {e.name}")]  # fmt: skip
-        return boxes[0] if boxes else None
+        return search_field(self.screen)
 
     def _select(self, step: Step) -> None:
         """Choose an option: open the combo box (or the button a web page draws for one),
@@ -566,6 +599,9 @@ class OfflineActor:
                                            near=near)
         )  # fmt: skip
         decided = time.perf_counter() - started
+        if not candidates and step.scope and place(step.scope) is None:
+            candidates = self._in_row_menu(step, description, kind)
+            before = self.screen
         if not candidates:
             if state.settings.dry_run:
                 self.executor.record(
@@ -614,10 +650,10 @@ class OfflineActor:
     def _scoped(self, step: Step, screen: Screen, found: list[Candidate]) -> list[Candidate]:
         """Candidates in the row or card the step's scope names first ("for the user @ana");
         when no row shows it, none of several alike is guessed."""
-        if not step.scope or place(step.scope) is not None or len(found) < 2:
+        if not step.scope or place(step.scope) is not None or not found:
             return found
         box = scope_box(screen, row_words(step.scope))
-        if box is None and found[0].score - found[1].score < 1:
+        if box is None and len(found) > 1 and found[0].score - found[1].score < 1:
             raise StepFailed(
                 f"could not {step.clause!r}: no row or card shows {step.scope!r}, and there are "
                 f"{len(found)} alike ('{found[0].element.text or found[0].element.name}')",
@@ -632,12 +668,56 @@ class OfflineActor:
         where = place(scope)
         if where == "settings" and not _in_settings(self.screen):
             self._open_settings(step)
+        if where is None and _names_a_row(row_words(scope)):
+            self._find_row(step, row_words(scope))
         if where != "tab":
             return
         name = " ".join(w for w in scope.split() if w.lower() not in ("tab", "tabs", "page"))
         tabs = [t for t in tab_row(self.screen) if text_similarity(name, t.text) >= 85]
         if tabs and "selected" not in tabs[0].state:
             self.click_element(step, tabs[0], f"the {name} tab first")
+
+    def _find_row(self, step: Step, words: str) -> None:
+        """A row the step acts in that is not on the screen: typed into the screen's search
+        field, else looked for on the list's other pages, its tabs, further down."""
+
+        typed: list[Box] = []  # the search field, which shows the words once they are typed
+
+        def shown() -> bool:
+            found = showing_words(self.screen, words, rows=True)
+            return any(not any(t.contains(e.box, slack=4) for t in typed) for e in found)
+
+        if shown():
+            return
+        box = search_field(self.screen)
+        if box is not None and parse_date(words) is None:  # a list is seldom searched by date
+            typed.append(box.box)
+            self.type_into(step, box, words)
+            self.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"searching for {words!r}")
+            if shown():
+                return
+            self.click_element(step, box, "the search found nothing: the whole list again")
+            for keys in (("end",), ("shift", "home"), ("backspace",), ("enter",)):
+                self.blind(step, Hotkey(keys=keys), None, CHANGE, "clearing the search")
+        if not self.reveal(step, words, found=shown):
+            failure = StepFailed(f"could not {step.clause!r}: no row shows {words!r}"
+                                 + self.closest(self.screen, words))  # fmt: skip
+            self._record_failure(step, self.screen, str(failure))
+            raise failure
+
+    def _in_row_menu(self, step: Step, description: str, kind: str | None) -> list[Candidate]:
+        """An action of a row that is not shown as a button there ("Mark as shipped" behind the
+        row's "•••"): the row's menu opened, and its entries that match."""
+        keys = showing_words(self.screen, row_words(step.scope or ""), rows=True)
+        menu = next((m for k in keys if (m := row_menu(self.screen, k.box))), None)
+        if menu is None:
+            return []
+        closed = self.screen
+        self.click_element(step, menu, f"{description!r} is not shown: the row's menu")
+        found = self._candidates(self.screen, description, kind, new_since=closed)
+        if not found:
+            self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "not in the row's menu")
+        return found
 
     def _open_settings(self, step: Step) -> None:
         """Open the program's settings as a person looks for them: each menu that usually holds
@@ -687,10 +767,13 @@ class OfflineActor:
                 )  # a word that only looks like it ('|cursor' for 'Cursor blink') is not it
             return shows_words(screen, description) is not None
 
-        ways = {"section": self._open_nodes, "tab": self._open_tabs, "list": self._scroll_down}
+        ways = {"section": [self._open_nodes], "tab": [self._open_tabs, self._turn_pages],
+                "list": [self._scroll_down]}  # fmt: skip
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
-        order = [ways[where]] if where in ways else [*ways.values(), self._open_menus]
+        every = [self._open_nodes, self._open_tabs, self._turn_pages, self._scroll_down,
+                 self._turn_pages]  # fmt: skip  # a pager below the fold shows once scrolled to
+        order = ways[where] if where in ways else [*every, self._open_menus]
         if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
             order.append(self._in_the_settings)  # an option named by its label, not its place
         return any(way(step, description, shown) for way in order)
@@ -762,13 +845,16 @@ class OfflineActor:
                 return False
         return False
 
+    def _turn_pages(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """The pages of a paged list, through its Next button."""
+        pager = next((label for label in lexicon().intents["next"].labels
+                      if self._best(label, "button") is not None), None)  # fmt: skip
+        return pager is not None and self._press_until(step, description, shown, pager)
+
     def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
-        """Each tab not yet seen, left to right, until the target shows; where there are no
-        tabs, the pages of a paged list, through its Next button."""
+        """Each tab not yet seen, left to right, until the target shows."""
         if not tab_row(self.screen):
-            pager = next((label for label in lexicon().intents["next"].labels
-                          if self._best(label, "button") is not None), None)  # fmt: skip
-            return pager is not None and self._press_until(step, description, shown, pager)
+            return False
         seen: set[str] = set()
         for _ in range(MAX_REVEALS):
             tabs = tab_row(self.screen)

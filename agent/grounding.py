@@ -11,8 +11,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import cv2
+import numpy as np
 from rapidfuzz import fuzz
 
+from clickwright.agent.dates import date_in, parse_date, same_day
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.parsers.links import is_link
 from clickwright.text import normalize, text_similarity
@@ -386,9 +389,12 @@ def scope_box(screen: Screen, words: str) -> Box | None:
     """The row or card that shows `words` ("@ana", "March", "640 KB"): the smallest container
     holding the element that shows them, else that element's own box (its row is the band
     across the screen at its height)."""
-    shown = shows_words(screen, words)
+    shown = shows_words(screen, words, rows=True)
     if shown is None:
         return None
+    column = [e.box for e in screen.elements if e.id != shown.id and e.text.strip()
+              and abs(e.box.x - shown.box.x) <= 8 and abs(e.box.h - shown.box.h) <= 4
+              and abs(e.box.center[1] - shown.box.center[1]) > shown.box.h]  # fmt: skip
     holders = [
         e.box
         for e in screen.elements
@@ -396,29 +402,49 @@ def scope_box(screen: Screen, words: str) -> Box | None:
         and e.box.contains(shown.box, slack=2)
         and e.box.area > shown.box.area
         and e.box.area < 0.5 * screen.frame.size[0] * screen.frame.size[1]
+        and not any(e.box.contains(c, slack=2) for c in column)  # a table, not its row
     ]
     return min(holders, key=lambda b: b.area) if holders else shown.box
 
 
-def shows_words(screen: Screen, words: str) -> Element | None:
-    """The element whose text holds `words` as whole words (fuzzily), the best and shortest."""
+def shows_words(screen: Screen, words: str, rows: bool = False) -> Element | None:
+    """The element whose text holds `words` as whole words (fuzzily), the best and shortest;
+    a date said one way is found shown another ("3 October": "Oct 3, 2026"). `rows`: only
+    what rows show, not the words typed into a field (a search box holding them)."""
+    found = showing_words(screen, words, rows)
+    return found[0] if found else None
+
+
+def showing_words(screen: Screen, words: str, rows: bool = False) -> list[Element]:
+    """Every element that shows `words` (as `shows_words` finds them), the best first."""
     wanted = normalize(words).split()
     if not wanted:
-        return None
-    best: tuple[float, int, Element] | None = None
+        return []
+    if rows:
+        fields_ = [e.box for e in screen.elements if e.kind in FIELD_KINDS]
+        kept = tuple(e for e in screen.elements if e.kind not in FIELD_KINDS
+                     and not any(f.contains(e.box, slack=2) for f in fields_))  # fmt: skip
+        screen = Screen(screen.frame, kept)
+    if (date := parse_date(words)) is not None:
+        year_said = bool(re.search(r"\d{4}", words))
+        dated = [e for e in screen.elements if same_day(date_in(e.text), date, year_said)]
+        if dated:
+            return sorted(dated, key=lambda e: len(e.text))
+    scored: list[tuple[float, int, Element]] = []
     for element in screen.elements:
         have = normalize(element.text or element.name).split()
-        for start in range(len(have) - len(wanted) + 1):
-            window = have[start : start + len(wanted)]
-            score = min(fuzz.ratio(w, h) for w, h in zip(wanted, window, strict=True))
-            if score >= 85 and (best is None or (score, -len(have)) > best[:2]):
-                best = (score, -len(have), element)
-    return best[2] if best else None
+        windows = [have[i : i + len(wanted)] for i in range(len(have) - len(wanted) + 1)]
+        score = max((min(fuzz.ratio(w, h) for w, h in zip(wanted, window, strict=True))
+                     for window in windows), default=0.0)  # fmt: skip
+        if score >= 85:
+            scored.append((score, -len(have), element))
+    scored.sort(key=lambda s: (-s[0], -s[1]))
+    return [element for _, _, element in scored]
 
 
 def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
-    """Candidates inside the scope's card, or on its row; only when there are none, the rest
-    by distance (a second try never wanders to another row's button)."""
+    """Candidates inside the scope's card, or on its row: never another row's button (an
+    action the row does not show may be in its menu)."""
 
     def place(c: Candidate) -> tuple[int, float]:
         box = c.element.box
@@ -429,8 +455,7 @@ def in_scope(candidates: list[Candidate], scope: Box) -> list[Candidate]:
         return (2, _distance(scope, box))
 
     ranked = sorted(candidates, key=lambda c: (*place(c), -c.score))
-    inside = [c for c in ranked if place(c)[0] < 2]
-    return inside or ranked
+    return [c for c in ranked if place(c)[0] < 2]
 
 
 def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[list[Element]]:
@@ -447,3 +472,56 @@ def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[lis
         else:
             lines.append([element])
     return [sorted(line, key=lambda e: e.box.x) for line in lines]
+
+
+def search_field(screen: Screen) -> Element | None:
+    """The screen's search field: a field labelled, named or showing "Search" (or "Filter")."""
+    words = ("search", "filter", "find")
+    for field in fields(screen):
+        said = normalize(" ".join((field.label, field.element.text, field.element.name)))
+        if field.element.kind in ("input", "combo") and any(w in said.split() for w in words):
+            return replace(field.element, name=field.label or "Search")
+    boxes = [e for e in screen.elements if e.kind == "input"
+             and any(w in normalize(f"{e.text} {e.name}").split() for w in words)]  # fmt: skip
+    return boxes[0] if boxes else None
+
+
+ROW_MENUS = frozenset({"more", "more actions", "actions", "options", "menu", "kebab"})
+"""What a row's menu button is named (its actions are in the menu it opens); one that shows
+only dots ("•••", "⋮") has no words at all."""
+
+
+def row_menu(screen: Screen, row: Box) -> Element | None:
+    """The menu button at the end of the band of the screen that holds `row`: a small button
+    or icon named "more", or drawn as three dots (whatever OCR made of them)."""
+    middle = row.center[1]
+    found = [
+        e
+        for e in screen.elements
+        if e.kind in ("button", "icon")
+        and e.box.y <= middle <= e.box.bottom
+        and e.box.w <= 3 * e.box.h
+        and (normalize(e.text or e.name) in ROW_MENUS
+             or len(e.text.strip()) <= 3 and _dots(screen.frame.pixels, e.box))
+    ]  # fmt: skip
+    return max(found, key=lambda e: e.box.x) if found else None
+
+
+def _dots(pixels: np.ndarray, box: Box) -> bool:
+    """Whether the ink inside `box` is 2 to 4 small alike blobs in a line ("•••", "⋮")."""
+    inner = pixels[box.y + box.h // 5 : box.bottom - box.h // 5,
+                   box.x + box.w // 5 : box.right - box.w // 5]  # fmt: skip
+    if inner.size == 0:
+        return False
+    gray = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_RGB2GRAY)
+    background = int(np.median(gray))
+    ink = (np.abs(gray.astype(int) - background) > 60).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    blobs = stats[1:count]
+    if not 2 <= len(blobs) <= 4:
+        return False
+    sizes = blobs[:, 2:4]
+    if sizes.max() > 0.4 * box.h or sizes.max() > 2 * sizes.min() + 2:
+        return False
+    xs, ys = centres[1:count, 0], centres[1:count, 1]
+    return bool(np.ptp(ys) <= 2 or np.ptp(xs) <= 2)

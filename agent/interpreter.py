@@ -545,6 +545,7 @@ def interpret(task: str) -> list[Step]:
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
     steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])]
+    steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     for index, step in enumerate(list(steps)):
         if (
             step.verb == "form"
@@ -558,6 +559,17 @@ def interpret(task: str) -> list[Step]:
         ):
             steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+def _confirming(step: Step, before: Step) -> Step:
+    """ "refund order 1083, yes I'm sure": a bare yes after an act confirms that act, so its
+    button is the one that names it ("Refund €58.20", not "Don't refund")."""
+    if step.verb != "intent" or step.text != "affirm" or step.target:
+        return step
+    verb = words_of(before.clause)[:1]
+    if before.verb in ("press", "type", "intent", "lines", "insert") or not verb:
+        return step
+    return replace(step, target=verb[0])
 
 
 _CELL = re.compile(r"(?:(?:the\s+)?cell\s+)?([A-Z]{1,3}[1-9]\d{0,6})")

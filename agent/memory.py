@@ -50,6 +50,10 @@ class Memory:
     unconfirmed: str = ""
     """The last control the run changed that no button or Enter has confirmed since ("input
     'Name'"): a task that ends so is finished with the dialog's OK."""
+    acted: tuple[str, frozenset[tuple[int, int, int, int]]] | None = None
+    """The label of the last button or menu entry the run pressed ("Cancel order"), and the
+    boxes of every button shown then: a dialog it opened that asks to confirm the same act is
+    answered by the task that named it."""
     values: dict[str, str] = field(default_factory=dict)
     """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
     their name in normalised words."""

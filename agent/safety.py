@@ -107,6 +107,7 @@ def _is_option(element: Element | None) -> bool:
     """Ticking "Subscribe to newsletter", picking "Order by date" or opening the "Format" menu
     changes a setting or shows a menu, not the world; a button with the same words does."""
     return element is not None and element.kind in (
+        "input",  # clicking into a field ("Search by order number") puts the caret there
         "menu",  # a menu bar's "Format" opens a menu; its entries are what act
         "checkbox",
         "radio",

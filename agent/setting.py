@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from clickwright.a11y import A11yNode
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation, text_near
+from clickwright.agent.dates import month, parse_date
 from clickwright.agent.executor import CHANGE
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -295,51 +296,6 @@ def _number(text: str) -> float | None:
 # ---- dates and times -----------------------------------------------------------------------------
 
 
-def parse_date(text: str) -> dt.date | None:
-    """A date written as 2025-03-14, 14/02/2025, 05/14/2024, "the 1st of June 2025", "June 1,
-    2025" or "1 June 2025"; None for anything else."""
-    lex = lexicon()
-    text = text.strip()
-    if m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
-        return _date(int(m[1]), int(m[2]), int(m[3]))
-    if m := re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})", text):
-        a, b, year = int(m[1]), int(m[2]), int(m[3])
-        year += 2000 if year < 100 else 0
-        day_first = a > 12 or (b <= 12 and lex.day_first)
-        return _date(year, b, a) if day_first else _date(year, a, b)
-    words = words_of(text)
-    months = [i for i, w in enumerate(words) if _month(w)]
-    numbers = [(i, int(re.sub(r"\D", "", w))) for i, w in enumerate(words)
-               if re.fullmatch(r"\d{1,4}(?:st|nd|rd|th)?", w)]  # fmt: skip
-    ordinals = [(i, lex.ordinals.index(w) + 1) for i, w in enumerate(words) if w in lex.ordinals]
-    if not months:
-        return None
-    month = _month(words[months[0]])
-    years = [n for _, n in numbers if n > 31]
-    days = [n for _, n in numbers if n <= 31] + [n for _, n in ordinals]
-    if not days or month is None:
-        return None
-    year = years[0] if years else dt.date.today().year
-    return _date(year, month, days[0])
-
-
-def _month(word: str) -> int | None:
-    lex = lexicon()
-    word = re.sub(r"[^a-z]", "", word.lower())
-    if word in lex.months:
-        return lex.months.index(word) + 1
-    if word in lex.month_abbreviations:
-        return lex.month_abbreviations.index(word) + 1
-    return None
-
-
-def _date(year: int, month: int, day: int) -> dt.date | None:
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
-
-
 def _formatted(value: str, element: Element) -> str:
     """`value` written the way the field writes dates (its placeholder "mm/dd/yyyy", a date it
     shows, else year-month-day) and times (12 hours with AM/PM when it shows "--:-- --")."""
@@ -392,7 +348,7 @@ def _calendar(screen: Screen) -> Element | None:
     days = {w for e in screen.elements for w in e.text.split() if w.isdigit()}
     if len({str(d) for d in range(1, 32)} & days) < 24:
         return None
-    months = [e for e in screen.elements if e.text.split() and _month(e.text.split()[0])]
+    months = [e for e in screen.elements if e.text.split() and month(e.text.split()[0])]
     return months[0] if months else None
 
 
@@ -434,7 +390,7 @@ def _months_away(screen: Screen, date: dt.date) -> int | None:
     header = _calendar(screen)
     if header is None:
         return None
-    shown = _month(header.text.split()[0]) or date.month
+    shown = month(header.text.split()[0]) or date.month
     year = _shown_year(screen, header) or date.year
     return (date.year - year) * 12 + date.month - shown
 

@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from clickwright.agent import reading
 from clickwright.agent.clauses import Step
+from clickwright.agent.dates import parse_date
 from clickwright.agent.embeddings import vectors
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -28,6 +29,8 @@ from clickwright.agent.grounding import (
     fields,
     normalize,
     rank,
+    row_menu,
+    search_field,
     showing,
     shows_words,
     text_lines,
@@ -37,7 +40,6 @@ from clickwright.agent.grounding import (
 from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
-from clickwright.agent.setting import parse_date
 from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Element, Screen
 
@@ -128,7 +130,11 @@ def _unread(step: Step, screen: Screen) -> Settled:
     if toks[0].word not in lex.determiners and len(toks) > 1 and _buttons(screen, verb):
         rest = clause[toks[1].start :]
         return _label(Step("label", clause, text=verb, target=rest), screen)
-    if filled := _fill(clause, screen, after_verb=not _names_a_label(toks[0].text, screen)):
+    labelled = _names_a_label(toks[0].text, screen)
+    rest = clause[toks[1].start :] if len(toks) > 1 else ""
+    if not labelled and rest and (acted := _row_verb(verb, rest, clause, screen)):
+        return acted  # "refund order 1083": the row's Refund
+    if filled := _fill(clause, screen, after_verb=not labelled):
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
     starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
@@ -272,6 +278,10 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     if step.text and (labelled := _verb_in_a_label(step, screen)):
         memory.submitted.add(step.clause)  # "order number 88123": no verb, nothing to submit
         return Settled([replace(s, clause=step.clause) for s in labelled], "a field per label")
+    said = (step.target or "").split(None, 1)
+    if step.soft and not step.text and len(said) == 2 and not _names_a_label(said[0], screen):
+        if (acted := _row_verb(said[0], said[1], step.clause, screen)) is not None:
+            return acted  # "refund order 1083": no label, a verb the row carries
     named = _LABELLED.fullmatch((step.target or "").strip())
     if named and not step.text and not _labelled_as(screen, named[1]):  # looked for
         return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
@@ -313,9 +323,12 @@ def _verb_in_a_label(step: Step, screen: Screen) -> list[Step]:
     return []
 
 
-def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
+def _fill(
+    words: str, screen: Screen, after_verb: bool = False, named_only: bool = False
+) -> list[Step]:
     """Steps that fill the fields `words` names: set, tick, untick, choose. `after_verb`: the
-    words follow a form verb, whose object ("contact support", "book a room") is no value."""
+    words follow a form verb, whose object ("contact support", "book a room") is no value;
+    `named_only`: no field is guessed for a value its label does not come with."""
     lex = lexicon()
     known = fields(screen) + unseen_sliders(screen)
     segments = _segments(words)
@@ -331,6 +344,8 @@ def _fill(words: str, screen: Screen, after_verb: bool = False) -> list[Step]:
         if found is None and (measured := _measured(segment)) is not None:
             steps.append(Step("set", words, target=measured[0], text=measured[1]))
             continue  # "100 wide" with no Width shown: looked for where it may be
+        if found is None and named_only and pending is None:
+            continue
         if found is None:
             value = _value_words(segment.text)
             said = re.split(r"\s+(?:is|are|was|were|will be|should be)\s+", value, maxsplit=1)
@@ -639,6 +654,13 @@ def _intent(step: Step, screen: Screen) -> Settled:
     intent = lexicon().intents[step.text or "affirm"]
     if (toggle := _toggle_said(screen, step.clause)) is not None:
         return toggle  # "keep me signed in" ticks Remember me
+    verb = step.clause.split()[0] if step.clause.split() else ""
+    if (
+        step.target
+        and not re.match(r"(?:with|using)\s", step.target, re.I)
+        and (acted := _row_verb(verb, step.target, step.clause, screen))
+    ):
+        return acted  # "Cancel the pending order from 3 October": that row's Cancel
     given = re.match(r"(?:with|using)\s+(.+)", step.target or "", re.I | re.S)
     filled = _fill(given[1], screen) if given else []
     if filled:
@@ -748,9 +770,15 @@ def _label(step: Step, screen: Screen) -> Settled:
     if button is None:
         if not step.target:
             return _intent(Step("intent", step.clause, text="affirm"), screen)
-        if not _shown(screen, row or step.target) and (filled := _fill(step.target, screen)):
+        if not _shown(screen, row or step.target) and (
+            filled := _fill(step.target, screen, named_only=True)
+        ):
             filled = [replace(s, clause=step.clause) for s in filled]
             return Settled(filled, f"no '{verb}' button: the fields its words name")
+        if (acting := _row_action(verb, step.target)) is not None:
+            action, row = acting
+            click = Step("click", step.clause, target=action, scope=row)
+            return Settled([click], f"'{action}' for the row that shows '{row}'")
         return _same(Step("click", step.clause, target=row or step.target), "no such button")
     label = button.text or button.name
     click = Step("click", step.clause, target=label, kind="button")
@@ -764,6 +792,69 @@ def _label(step: Step, screen: Screen) -> Settled:
         return Settled([click], f"'{label}' does it")  # "send the 50": no row to pick first
     pick = Step("click", step.clause, target=row)
     return Settled([pick, click], f"'{row}' first, then '{label}'")
+
+
+def _row_verb(verb: str, words: str, clause: str, screen: Screen) -> Settled | None:
+    """ "refund order 1083", "Cancel the pending order from 3 October": the verb as a row's
+    own action (its button, or an entry of its menu) on the row the words name, when that row
+    shows actions."""
+    label = verb[:1].upper() + verb[1:]
+    key = _row_key(screen, words)
+    if key is None:
+        row = row_words(words)
+        marks = re.search(r"\d|@|\b[A-Z]", row)
+        menus = [e for e in screen.elements if row_menu(screen, e.box) is e]
+        if not marks or not (menus and (search_field(screen) or _buttons(screen, "Next"))):
+            return None
+        click = Step("click", clause, target=label, scope=row)  # on another page: looked for
+        return Settled([click], f"'{label}' on the row that shows '{row}', once found")
+    middle = key.box.center[1]
+    acts = [e for e in screen.elements if e.id != key.id and e.kind in ("button", "icon", "link")
+            and e.box.y <= middle <= e.box.bottom]  # fmt: skip
+    if not acts:
+        return None
+    click = Step("click", clause, target=label, scope=key.text)
+    return Settled([click], f"'{label}' on the row that shows '{key.text}'")
+
+
+def _row_key(screen: Screen, words: str) -> Element | None:
+    """What the row `words` name shows, by the words that tell rows apart: the words after
+    a relative ("from 3 October", a date found however it is shown), a number, a name, a
+    handle."""
+
+    def shown(part: str) -> Element | None:
+        return shows_words(screen, part, rows=True) if part else None
+
+    row = row_words(words)
+    if parse_date(row) is not None:
+        return shown(row)  # a date is found whole, however the row shows it
+    marks = [w.strip(",.") for w in words.split()
+             if (w[:1].isupper() or any(c.isdigit() or c == "@" for c in w))
+             and len(w.strip(",.")) >= 3]  # fmt: skip  # "3" or "A" tells no rows apart
+    if not marks:
+        return None
+    for part in (row, *sorted(marks, key=len, reverse=True)):
+        if found := shown(part):
+            return found
+    return None
+
+
+_COMPLEMENT = re.compile(r"\s+(?P<how>as|to|into)\s+(?P<what>\S.*)$", re.I)
+_OWNED = re.compile(r"^(?P<owner>.+?)['’]s?\s+\w+$")
+
+
+def _row_action(verb: str, words: str) -> tuple[str, str] | None:
+    """ "Mark Lena Fischer's order as shipped": the row's action "Mark as shipped" and the
+    words its row shows, "Lena Fischer" (an action kept in the row's menu is found there)."""
+    found = _COMPLEMENT.search(words)
+    if found is None:
+        return None
+    owned = _OWNED.match(words[: found.start()].strip())
+    row = row_words(owned["owner"] if owned else words[: found.start()])
+    what = _value_words(found["what"])
+    if not row or not what:
+        return None
+    return f"{verb} {found['how'].lower()} {what}", row
 
 
 def _toggle_said(screen: Screen, words: str) -> Settled | None:

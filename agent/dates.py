@@ -1,0 +1,80 @@
+"""Dates as people write them and as screens show them ("3 October", "05/14/2024", "Oct 3,
+2026"): read into one value, so a row dated one way is found by a date said another."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from clickwright.agent.lexicon import lexicon, words_of
+
+__all__ = ["date_in", "month", "parse_date", "same_day"]
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A date written as 2025-03-14, 14/02/2025, 05/14/2024, "the 1st of June 2025", "June 1,
+    2025" or "1 June 2025"; None for anything else."""
+    lex = lexicon()
+    text = text.strip()
+    if m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
+        return _date(int(m[1]), int(m[2]), int(m[3]))
+    if m := re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})", text):
+        a, b, year = int(m[1]), int(m[2]), int(m[3])
+        year += 2000 if year < 100 else 0
+        day_first = a > 12 or (b <= 12 and lex.day_first)
+        return _date(year, b, a) if day_first else _date(year, a, b)
+    words = words_of(text)
+    months = [i for i, w in enumerate(words) if month(w)]
+    numbers = [(i, int(re.sub(r"\D", "", w))) for i, w in enumerate(words)
+               if re.fullmatch(r"\d{1,4}(?:st|nd|rd|th)?", w)]  # fmt: skip
+    ordinals = [(i, lex.ordinals.index(w) + 1) for i, w in enumerate(words) if w in lex.ordinals]
+    if not months:
+        return None
+    said = month(words[months[0]])
+    years = [n for _, n in numbers if n > 31]
+    days = [n for _, n in numbers if n <= 31] + [n for _, n in ordinals]
+    if not days or said is None:
+        return None
+    year = years[0] if years else dt.date.today().year
+    return _date(year, said, days[0])
+
+
+def month(word: str) -> int | None:
+    """1-12 for a month's name or its abbreviation."""
+    lex = lexicon()
+    word = re.sub(r"[^a-z]", "", word.lower())
+    if word in lex.months:
+        return lex.months.index(word) + 1
+    if word in lex.month_abbreviations:
+        return lex.month_abbreviations.index(word) + 1
+    return None
+
+
+def _date(year: int, number: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, number, day)
+    except ValueError:
+        return None
+
+
+_SHOWN_DATE = re.compile(
+    r"[A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}|(?<![\d#])\d{1,2} [A-Z][a-z]{2,8}\.?,? \d{4}"
+    r"|[A-Z][a-z]{2,8}\.? \d{1,2}\b|(?<![\d#])\d{1,2} [A-Z][a-z]{2,8}\b"
+    r"|\d{4}-\d{2}-\d{2}|(?<!\d)\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+)
+
+
+def date_in(text: str) -> dt.date | None:
+    """The first date a text shows ("Placed Oct 3, 2026", "due 2026-10-03"), or None."""
+    for start in range(len(text)):  # overlapping: "Due 14 March" is no month called Due
+        m = _SHOWN_DATE.match(text, start)
+        if m is not None and (date := parse_date(m[0])) is not None:
+            return date
+    return None
+
+
+def same_day(seen: dt.date | None, wanted: dt.date, year_said: bool = True) -> bool:
+    """The same day; a date said without its year matches that day in any year."""
+    if seen is None:
+        return False
+    return seen == wanted if year_said else (seen.month, seen.day) == (wanted.month, wanted.day)
