@@ -253,7 +253,7 @@ class OfflineActor:
         if acted is None:
             return False
         label, shown_before = acted
-        verb = words_of(label)[:1]
+        verb = [w for w in words_of(label)[:1] if w.isalpha()]  # an act's verb, not a file name
         negations = {" ".join(n) for n in lexicon().negations}
         same = [
             b

@@ -70,7 +70,8 @@ class Step:
     nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
     every: bool = False  # "both text fields": each element of `kind`; "every colour"
     old: str | None = None  # for change: the value or words to replace
-    where: str | None = None  # insert: end, start, below, above, between; find: places
+    where: str | None = None  # insert: end, start, below, above, between; find: places;
+    # unread: "remark" for a statement after a step ("…, I don't want those changes")
     scope: str | None = None  # a text the row, card or section acted in contains
     source: str | None = None  # the value is read from the screen: what names it
     soft: bool = field(default=False, compare=False)
@@ -139,6 +140,14 @@ _SEPARATOR = re.compile(
     rf"|\s+(?=(?:and|then|after)\b))[\s,]*{_FILLER}",
     re.I,
 )
+STATEMENT = re.compile(
+    r"\s*(?:i|we|i'm|i am|we're|we are|it's|it is|that's|that is)\s+(?:don'?t|do not|'?m|am|"
+    r"are|is|was|really|just|no longer|won'?t|will not|wouldn'?t|can'?t|didn'?t|already|"
+    r"need|want|have|had|hate|like|love|prefer)\b",
+    re.I,
+)
+"""A statement after a comma ("…, I don't want those changes"): a clause of its own, most
+often a remark on the step before it."""
 _STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
 LEADING = re.compile(rf"\s*{_FILLER}", re.I)
 _TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
@@ -161,7 +170,8 @@ def clauses(task: str) -> list[str]:
     for s in _SEPARATOR.finditer(masked):
         rest = masked[s.end() :]
         strong = s["stop"] or _STRONG.search(s[0])
-        if not (STARTS_STEP.match(rest) or (strong and rest.strip()) or _lone_intent(rest)):
+        if not (STARTS_STEP.match(rest) or (strong and rest.strip()) or _lone_intent(rest)
+                or s[0].strip().startswith(",") and STATEMENT.match(rest)):  # fmt: skip
             continue
         if (
             s["stop"] in (".", "!", "?")

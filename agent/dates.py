@@ -8,7 +8,7 @@ import re
 
 from clickwright.agent.lexicon import lexicon, words_of
 
-__all__ = ["date_in", "month", "parse_date", "same_day"]
+__all__ = ["date_in", "month", "months_in", "parse_date", "same_day"]
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -78,3 +78,15 @@ def same_day(seen: dt.date | None, wanted: dt.date, year_said: bool = True) -> b
     if seen is None:
         return False
     return seen == wanted if year_said else (seen.month, seen.day) == (wanted.month, wanted.day)
+
+
+def months_in(text: str) -> set[int]:
+    """The months a text names or shows as numbers beside a year ("invoice-2026-03.pdf",
+    "03/2026", "March report"): how "the invoice from March" finds its file."""
+    found = {n for w in words_of(text) if (n := month(w)) is not None and len(w) >= 3}
+    for m in re.finditer(r"(?<!\d)(?:(?:19|20)\d\d[-_./](\d{1,2})|(\d{1,2})[-_./](?:19|20)\d\d)"
+                         r"(?!\d)", text):  # fmt: skip
+        number = int(m[1] or m[2])
+        if 1 <= number <= 12:
+            found.add(number)
+    return found

@@ -28,7 +28,8 @@ from clickwright.agent.grounding import (
     text_lines,
     text_similarity,
 )
-from clickwright.agent.lexicon import lexicon
+from clickwright.agent.lexicon import lexicon, words_of
+from clickwright.agent.settle import intent_button
 from clickwright.errors import StepFailed
 from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
 
@@ -363,7 +364,13 @@ def _value_of_kind(screen: Screen, kind: str) -> str:
 
 
 def lines(actor: OfflineActor, step: Step) -> None:
-    actor.blind(step, Type(text=step.text or ""), None, CHANGE, "writing the lines")
+    """Lines typed where the caret is; lines "added" to a text that holds some already go at
+    its end, each on a line of its own."""
+    text = step.text or ""
+    if words_of(step.clause)[:1] in (["add"], ["append"]):  # to what the text holds
+        actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "going to the end")
+        text = "\n" + text
+    actor.blind(step, Type(text=text), None, CHANGE, "writing the lines")
 
 
 def insert(actor: OfflineActor, step: Step) -> None:
@@ -517,6 +524,11 @@ def close(actor: OfflineActor, step: Step) -> None:
         )
         if button is not None:
             actor.click_element(step, button, f"'{button.text}' closes the {step.target}")
+            return
+    if step.text == "discard":
+        asked = intent_button(actor.screen, lexicon().intents["discard"])
+        if asked is not None and asked.kind == "button":  # the question shows already
+            actor.click_element(step, asked, f"'{asked.text}' closes without saving")
             return
     for keys in (("ctrl", "w"), ("alt", "f4")):
         before = actor.screen

@@ -176,7 +176,8 @@ def _learn_secret(state: RunState, action: Action, element: Element | None) -> N
         state.log.add_secret(action.text)
 
 
-_CHOICES = frozenset({"checkbox", "radio", "toggle", "list_item", "combo", "menuitem"})
+_CHOICES = frozenset({"checkbox", "radio", "toggle", "list_item", "combo", "menuitem", "text"})
+"""What a click chooses rather than does: a box, an option, a row, a day of a calendar."""
 _CONFIRMING = frozenset({"button", "link", "icon"})
 EDITOR_SHARE = 0.4
 """A text area at least this share of the screen's height is a document being edited, not a

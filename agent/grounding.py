@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent.dates import date_in, parse_date, same_day
+from clickwright.agent.dates import date_in, month, months_in, parse_date, same_day
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.parsers.links import is_link
 from clickwright.text import normalize, text_similarity
@@ -425,6 +425,10 @@ def showing_words(screen: Screen, words: str, rows: bool = False) -> list[Elemen
         kept = tuple(e for e in screen.elements if e.kind not in FIELD_KINDS
                      and not any(f.contains(e.box, slack=2) for f in fields_))  # fmt: skip
         screen = Screen(screen.frame, kept)
+    if len(wanted) == 1 and (said := month(wanted[0])) is not None and len(wanted[0]) >= 3:
+        named = [e for e in screen.elements if said in months_in(e.text)]
+        if named:
+            return sorted(named, key=lambda e: len(e.text))  # "March": invoice-2026-03.pdf
     if (date := parse_date(words)) is not None:
         year_said = bool(re.search(r"\d{4}", words))
         dated = [e for e in screen.elements if same_day(date_in(e.text), date, year_said)]

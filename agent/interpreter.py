@@ -20,6 +20,7 @@ from clickwright.agent import reading
 from clickwright.agent.clauses import (
     MASK,
     QUOTED,
+    STATEMENT,
     Step,
     Verb,
     clauses,
@@ -27,7 +28,7 @@ from clickwright.agent.clauses import (
     split_at,
     unquote,
 )
-from clickwright.agent.lexicon import words_of
+from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.errors import ActionError, TaskError
 from clickwright.types import ElementKind, normalize_key
 
@@ -453,6 +454,11 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     types "A".
     """
     masked = mask(clause)
+    for idiom, meant in lexicon().rewrites:  # "leave the trash alone": keep the trash
+        if (said := idiom.fullmatch(masked)) is not None:
+            parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
+            plain = re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
+            return [replace(s, clause=clause) for s in _steps(plain, after)]
     if by := _BY_DOING.fullmatch(masked):
         verb, rest = clause[by.start("how") :].split(None, 1)
         return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}", after)
@@ -540,8 +546,11 @@ def interpret(task: str) -> list[Step]:
     if not pieces:
         raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
     steps: list[Step] = []
-    for clause in pieces:
-        steps += [_in_a_cell(s) for s in _steps(clause, steps[-1] if steps else None)]
+    for index, clause in enumerate(pieces):
+        read = [_in_a_cell(s) for s in _steps(clause, steps[-1] if steps else None)]
+        if index and STATEMENT.match(clause) and all(_unsure(s) for s in read):
+            read = [Step("unread", clause, target=clause, where="remark")]  # "I'm sure"
+        steps += read
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
     steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])]
@@ -559,6 +568,12 @@ def interpret(task: str) -> list[Step]:
         ):
             steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+def _unsure(step: Step) -> bool:
+    """A step only the screen can tell the meaning of: words neither grammar read, or names
+    and values with no verb."""
+    return step.verb == "unread" or step.verb == "form" and step.soft and not step.text
 
 
 def _confirming(step: Step, before: Step) -> Step:

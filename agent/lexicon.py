@@ -133,6 +133,9 @@ class Lexicon:
         self.scope_openers = frozenset(data["scope_openers"])
         self.shared_object_verbs = _phrases(data["shared_object_verbs"])
         self.confirm: tuple[str, ...] = tuple(data["confirm"])
+        self.rewrites = tuple(
+            (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]
+        )
         self.repeat_fields = frozenset(data["repeat_fields"])
         self.keep_unconfirmed = _phrases(data["keep_unconfirmed"])
         self.relatives = frozenset(data["relatives"])

@@ -425,6 +425,8 @@ def _build(
             )
             if not all(items):
                 return None
+            items[-1] = re.sub(r"\s+(?:to|into|onto|in|at the end of)\s+(?:the|my|this)\s.+$",
+                               "", items[-1], flags=re.I)  # fmt: skip  # "… to the shopping list"
             return [Step("lines", clause, text="\n".join(items))]
         case "delete":
             return [Step("delete", clause, target=slot("what"))]

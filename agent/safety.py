@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from clickwright.agent.clauses import clauses
-from clickwright.agent.lexicon import lexicon, phrase_at, words_of
+from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.runlog import looks_secret
 from clickwright.text import normalize
 from clickwright.types import Action, Element
@@ -167,16 +167,26 @@ def _act_said(task: str, label: str) -> bool:
         for verb, labels in lex.submit.items():
             if phrase_at(said, start, verb.split()) and wanted in map(normalize, labels):
                 return True
-        intent = lex.intent_at(said, start)
-        if intent is None:
-            continue
-        named = set(wanted.split()) - _FILLER
-        rest = named - intent[0].words  # "Send request": "request" only says what is sent
-        if wanted in map(normalize, intent[0].labels) or (
-            named & intent[0].words and rest <= _OBJECTS | set(said)
-        ):
-            return True
+        for intent in (lex.intent_at(said, start), _intent_within(said)):
+            if intent is None:
+                continue
+            named = set(wanted.split()) - _FILLER
+            rest = named - intent[0].words  # "Send request": "request" only says what is sent
+            if wanted in map(normalize, intent[0].labels) or (
+                named & intent[0].words and rest <= _OBJECTS | set(said)
+            ):
+                return True
     return False
+
+
+def _intent_within(said: list[str]) -> tuple[Intent, int] | None:
+    """An intent said after the clause's verb ("close it without saving": discard)."""
+    lex = lexicon()
+    for i in range(1, len(said)):
+        found = lex.intent_at(said, i)
+        if found is not None and found[1] > 1:  # a phrase, not a lone word ("it", "ok")
+            return found
+    return None
 
 
 def _bases(words: set[str]) -> set[str]:

@@ -132,6 +132,14 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return _label(Step("label", clause, text=verb, target=rest), screen)
     labelled = _names_a_label(toks[0].text, screen)
     rest = clause[toks[1].start :] if len(toks) > 1 else ""
+    row = row_words(rest) if rest else ""
+    if row and row != reading.words_text(rest, reading.tokens(rest), 0, len(reading.tokens(rest))):
+        if (cell := shows_words(screen, row, rows=True)) is not None and cell.kind in (
+            "list_item",
+            "text",
+            "link",
+        ):  # "attach the invoice from March": the file that shows March
+            return Settled([Step("click", clause, target=cell.text)], f"the row with '{row}'")
     if not labelled and rest and (acted := _row_verb(verb, rest, clause, screen)):
         return acted  # "refund order 1083": the row's Refund
     if filled := _fill(clause, screen, after_verb=not labelled):
@@ -141,6 +149,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
         rest = clause[toks[skip].start :]
         if (target := _named_on_screen(screen, rest)) is not None:
             return Settled([Step("click", clause, target=target)], f"'{target}' is shown")
+    if step.where == "remark":
+        return Settled([], "a remark on the step before: it names nothing on the screen")
     raise unreadable(clause, "and none of its words name anything on the screen")
 
 
