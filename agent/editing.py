@@ -29,7 +29,7 @@ from clickwright.agent.grounding import (
     text_similarity,
 )
 from clickwright.agent.lexicon import lexicon, words_of
-from clickwright.agent.settle import intent_button
+from clickwright.agent.settle import asks_to_save, intent_button
 from clickwright.errors import StepFailed
 from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
 
@@ -115,6 +115,7 @@ def rewrite(actor: OfflineActor, step: Step, edit: Edit, missing: str) -> bool:
         actor.record_noop(step, "the text already reads as wanted")
         return True
     paste = Type(text=after, clear=True, paste=True)
+    actor.state.memory.edited = True
     actor.blind(step, paste, None, CHANGE, "putting the changed text in its place")
     got = _copied(actor, step)
     actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "leaving the caret at the end")
@@ -180,12 +181,35 @@ def line_deleted(words: str = "", nth: int | None = None) -> Edit:
             at = starts[nth - 1 if nth > 0 else nth]
         elif (m := _words(words).search(text)) is not None:
             at = m.start()
+        elif (found := line_about(text, words)) is not None:
+            at = found
         else:
             return None
         start, end = _line_span(text, at)
         return text[:start] + text[end + 1 :] if end < len(text) else text[: max(0, start - 1)]
 
     return edit
+
+
+def line_about(text: str, words: str) -> int | None:
+    """Where the one line starts that holds more of `words`' content words than any other
+    ("the dentist appointment": "Tue: dentist at 14:00"), or None when no line or several
+    hold as many."""
+    quiet = lexicon().determiners | {"line", "lines", "entry", "item", "one"}
+    wanted = [w for w in words_of(words) if w not in quiet and len(w) >= 3]
+    if not wanted:
+        return None
+    starts = _line_starts(text)
+    scores = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        line = words_of(text[start:end])
+        scores.append(sum(any(h.startswith(w) or w.startswith(h) and len(h) >= 3
+                              for h in line) for w in wanted))  # fmt: skip
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    return starts[scores.index(best)]
 
 
 def words_deleted(words: str) -> Edit:
@@ -205,11 +229,25 @@ def words_deleted(words: str) -> Edit:
     return edit
 
 
-def inserted(new: str, where: str, anchor: str = "", after: str = "") -> Edit:
-    """`new` at the end or start, on a line of its own below or above the line showing
-    `anchor` (indented as that line is), or between `anchor` and `after`."""
+def inserted(
+    new: str, where: str, anchor: str = "", after: str = "", nth: int | None = None
+) -> Edit:
+    """`new` at the end or start, at the end or start of the `nth` line, on a line of its own
+    below or above the line showing `anchor` (indented as that line is), or between `anchor`
+    and `after`."""
 
     def edit(text: str) -> str | None:
+        if where in ("line end", "line start") and nth:
+            lines = text.split("\n")
+            index = nth - 1 if nth > 0 else len(lines) + nth
+            if not 0 <= index < len(lines):
+                return None
+            line = lines[index]
+            if where == "line end":
+                lines[index] = line + ("" if not line or line.endswith(" ") else " ") + new
+            else:
+                lines[index] = new + ("" if new.endswith(" ") else " ") + line
+            return "\n".join(lines)
         if where == "end":
             return text + new
         if where == "start":
@@ -366,6 +404,7 @@ def _value_of_kind(screen: Screen, kind: str) -> str:
 def lines(actor: OfflineActor, step: Step) -> None:
     """Lines typed where the caret is; lines "added" to a text that holds some already go at
     its end, each on a line of its own."""
+    actor.state.memory.edited = True
     text = step.text or ""
     if words_of(step.clause)[:1] in (["add"], ["append"]):  # to what the text holds
         actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "going to the end")
@@ -378,7 +417,8 @@ def insert(actor: OfflineActor, step: Step) -> None:
     between two words."""
     text = step.text or ""
     where = step.where or "end"
-    edit = inserted(text, where, step.target or "", step.destination or "")
+    actor.state.memory.edited = True
+    edit = inserted(text, where, step.target or "", step.destination or "", step.nth)
     if rewrite(actor, step, edit, f"'{step.target}'"):
         return
     if where.startswith(("end", "start")):
@@ -424,7 +464,8 @@ def delete(actor: OfflineActor, step: Step) -> None:
     if step.where == "line":
         edit = line_deleted(step.target or "", step.nth)
     else:
-        edit = words_deleted(step.target or "")
+        words, line = words_deleted(step.target or ""), line_deleted(step.target or "")
+        edit = lambda text: words(text) or line(text)  # noqa: E731  # else the line about them
     what = f"line {step.nth}" if step.nth else f"'{step.target}'"
     if rewrite(actor, step, edit, what):
         return
@@ -475,6 +516,9 @@ def save(actor: OfflineActor, step: Step) -> None:
     if step.keys:
         actor.blind(step, Hotkey(keys=tuple(k.lower() for k in step.keys)), None, CHANGE,
                     "saving with " + "+".join(step.keys))  # fmt: skip
+        return
+    if not step.text and actor.state.memory.edited and not asks_to_save(actor.screen):
+        actor.blind(step, Hotkey(keys=("ctrl", "s")), None, CHANGE, "saving the document")
         return
     if not step.text:
         actor.carry_out(Step("intent", step.clause, text="save"))

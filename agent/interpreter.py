@@ -454,11 +454,6 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     types "A".
     """
     masked = mask(clause)
-    for idiom, meant in lexicon().rewrites:  # "leave the trash alone": keep the trash
-        if (said := idiom.fullmatch(masked)) is not None:
-            parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
-            plain = re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
-            return [replace(s, clause=clause) for s in _steps(plain, after)]
     if by := _BY_DOING.fullmatch(masked):
         verb, rest = clause[by.start("how") :].split(None, 1)
         return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}", after)
@@ -471,6 +466,11 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         return [_scoped(step, clause, scope) for step in _steps(core, after)]
     if core != clause:  # a remark in brackets: "click Save (at the bottom)"
         return [replace(step, clause=clause) for step in _steps(core, after)]
+    for idiom, meant in lexicon().rewrites:  # "leave the trash alone": keep the trash
+        if (said := idiom.fullmatch(masked)) is not None:
+            parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
+            plain = re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
+            return [replace(s, clause=clause) for s in _steps(plain, after)]
     if (read := reading.parse(clause, after=after)) is not None:
         return read
     try:

@@ -141,6 +141,7 @@ class Lexicon:
         self.relatives = frozenset(data["relatives"])
         self.relative_fillers = frozenset(data["relative_fillers"])
         self.shown = _phrases(data["shown"])
+        self.value_nouns = frozenset(data["value_nouns"])
         self.value_of = _phrases(data["value_of"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {

@@ -123,7 +123,7 @@ def run_task(
     reason = "internal error"
     try:
         team = build_team(models, state)
-        state.observe()
+        state.first_look()
         if team.planner is None and team.actor is None:
             outcome, reason = _follow_steps(state, team, steps)
         elif settings.hybrid and team.actor is not None and steps and not settings.dry_run:

@@ -54,6 +54,9 @@ class Memory:
     """The label of the last button or menu entry the run pressed ("Cancel order"), and the
     boxes of every button shown then: a dialog it opened that asks to confirm the same act is
     answered by the task that named it."""
+    edited: bool = False
+    """The run changed a document's text (an editor's): "save" is then its Ctrl+S, not a
+    Save button somewhere on the screen."""
     values: dict[str, str] = field(default_factory=dict)
     """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
     their name in normalised words."""

@@ -404,9 +404,21 @@ def _build(
             return [Step("compute", clause, text=expression)] if expression else None
         case "insert":
             text, anchor_words = slot("text"), slot("anchor").lower().split()
-            if not text or value_source(text, after) or anchor_words[:1] in (["into"], ["in"]):
+            source = value_source(text, after) if text else None
+            if (
+                not text
+                or source
+                and not _owned_value(text)
+                or anchor_words[:1] in (["into"], ["in"])
+            ):
                 return None  # "type the code shown above into …" reads a value
             frame = c.frame.text if c.frame else ""
+            if "nth" in c.slots:  # "at the end of the first line"
+                nth = lex.ordinal(slot("nth")) or (int(slot("nth")) if slot("nth").isdigit()
+                                                   else None)  # fmt: skip
+                where = "line end" if "end" in frame else "line start"
+                return [Step("insert", clause, text=None if source else text, source=source,
+                             where=where, nth=nth)] if nth else None  # fmt: skip
             where = next(
                 (w for w in ("between", "below", "above", "end", "start") if w in frame), None
             )
@@ -416,7 +428,7 @@ def _build(
                 where += " line"  # on a line of its own
             anchor = slot("anchor") or slot("before") or None
             return [Step("insert", clause, target=anchor, destination=slot("after") or None,
-                         text=text, where=where)]  # fmt: skip
+                         text=None if source else text, source=source, where=where)]  # fmt: skip
         case "lines":
             items = (
                 [slot("first"), slot("second")]
@@ -491,7 +503,17 @@ def value_source(value: str, after: Step | None) -> str | None:
         return " ".join(said)
     if len(words) > 2 and lex.ordinal(words[0]) and words[1] in lex.text_parts:
         return " ".join(said)  # "the 4th word of the paragraph"
+    if _owned_value(value) and not value.startswith(("'", '"')):
+        return value  # "Kim's phone number": as the screen shows it
     return None
+
+
+def _owned_value(text: str) -> bool:
+    """ "Kim's phone number", "my order number": a value named by its owner and its noun,
+    to be read on the screen."""
+    words = words_of(text)
+    owned = bool(words) and (words[0] in lexicon().determiners or words[0].endswith("'s"))
+    return owned and words[-1] in lexicon().value_nouns
 
 
 def place(words: str) -> str | None:

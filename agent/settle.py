@@ -43,7 +43,7 @@ from clickwright.agent.memory import Memory
 from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Element, Screen
 
-__all__ = ["Settled", "intent_button", "read_value", "row_words", "settle"]
+__all__ = ["Settled", "asks_to_save", "intent_button", "read_value", "row_words", "settle"]
 
 SHOWN = 85.0
 """Similarity at which a target counts as shown on the screen as named."""
@@ -78,6 +78,9 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _delete(step, screen)
         case "change":
             return _change(step, screen)
+        case "intent" if step.text == "save" and memory.edited and not asks_to_save(screen):
+            keys = Step("press", step.clause, keys=("ctrl", "s"))
+            return Settled([keys], "the document this run changed: Ctrl+S")
         case "intent":
             return _intent(step, screen)
         case "set" if step.target and step.text:
@@ -687,6 +690,20 @@ def _intent(step: Step, screen: Screen) -> Settled:
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
 
 
+def asks_to_save(screen: Screen) -> bool:
+    """Whether a question about saving shows (Save beside Discard or Cancel)."""
+    lex = lexicon()
+    saving = intent_button(screen, lex.intents["save"])
+    other = intent_button(screen, lex.intents["discard"]) or intent_button(
+        screen, lex.intents["cancel"]
+    )
+    if saving is None or other is None:
+        return False
+    row = [b for b in screen.elements if b.kind == "button"
+           and abs(b.box.center[1] - saving.box.center[1]) < saving.box.h]  # fmt: skip
+    return other in row and len(row) <= 4  # a question's few buttons, not a toolbar
+
+
 def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | None:
     """The button on the screen that carries `intent`: a label the lexicon lists for it (the
     earlier the better), a label with its words, one that names the topic ("Upgrade" for "go
@@ -993,6 +1010,10 @@ def _delete(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
     if len(words) == 2 and words[0] == "line" and words[1].isdigit():
         return Settled([replace(step, target=None, where="line", nth=int(words[1]))])
+    if len(words) > 1 and words[-1] in ("line", "lines"):  # "the DRAFT line"
+        named = [w for w in target.split()[:-1] if w.lower() not in lex.determiners]
+        if named:
+            return Settled([replace(step, target=" ".join(named), where="line")], "a line")
     for unit in _TEXT_UNITS:
         if words[0] == unit and len(words) > 1:
             kept = target.split(None, 1)[1]
@@ -1387,9 +1408,10 @@ def _labelled_value(screen: Screen, description: str) -> str | None:
         after = re.compile(
             rf"{re.escape(wanted[-1])}\w*\W*(?:is|was|are|:|=)\s*(?P<value>[^\s,;·]+)", re.I
         )
-        for element in screen.elements:
-            text = normalize(element.text)
-            if all(w in text for w in wanted) and (m := after.search(element.text)):
+        shown = [e.text for e in screen.elements]
+        shown += [" ".join(e.text for e in row) for row in text_lines(screen)]  # word by word
+        for line in shown:
+            if all(w in normalize(line) for w in wanted) and (m := after.search(line)):
                 return m["value"].rstrip(".")
     shown = shows_words(screen, description)
     if shown is None:

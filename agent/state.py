@@ -100,6 +100,15 @@ class NeedsAnswer(Exception):
         self.question = question
 
 
+BLANK_WAIT = 5.0
+"""Seconds a run waits for a display that shows nothing yet (one colour all over)."""
+
+
+def _blank(frame: Frame) -> bool:
+    pixels = frame.pixels
+    return bool(pixels.size) and bool((pixels == pixels.reshape(-1, pixels.shape[-1])[0]).all())
+
+
 @dataclass
 class RunState:
     """Everything a run knows: the device, the latest parsed screen, the log, the settings."""
@@ -169,6 +178,16 @@ class RunState:
             self.capture_seconds += time.perf_counter() - done
             if settled and now.same_as(stable.frame):
                 return self.screen
+
+    def first_look(self) -> Screen:
+        """The first screen of a run; a desktop still blank (a program mapped but not yet
+        drawn) is waited for, up to BLANK_WAIT seconds, before it is read."""
+        deadline = time.monotonic() + (BLANK_WAIT if self.device.kind == "desktop" else 0.0)
+        while time.monotonic() < deadline and _blank(self.capture()):
+            if self.stop.is_set():
+                raise Stopped("stopped by the user")
+            time.sleep(0.2)
+        return self.observe()
 
     def capture(self) -> Frame:
         return contained("capture the screen", self.device.kind, self.device.capture)
