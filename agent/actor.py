@@ -169,7 +169,7 @@ def _names_a_row(words: str) -> bool:
 def tab_row(screen: Screen) -> list[Element]:
     """The tabs on the screen, left to right: those the parser saw as tabs, and the short
     labels on the same row beside them (a toolkit's tabs the parser took for buttons)."""
-    tabs = [e for e in screen.elements if e.kind == "tab"]
+    tabs = [e for e in screen.elements if e.kind == "tab"] or _link_strip(screen)
     if not tabs:
         return []
     first = tabs[0].box
@@ -183,6 +183,28 @@ def tab_row(screen: Screen) -> list[Element]:
         and 0.6 * first.h <= e.box.h <= 1.6 * first.h
     ]
     return sorted(row, key=lambda e: e.box.x)
+
+
+def _link_strip(screen: Screen) -> list[Element]:
+    """A page's tabs drawn as a row of short links below its title ("General  Members
+    Danger zone"); a site's navigation bar at the very top is no tabs."""
+    height = screen.frame.size[1]
+    links = [e for e in screen.elements if e.kind == "link" and e.text.strip()
+             and len(e.text.split()) <= 3 and e.box.y > TOP_BAR * height]  # fmt: skip
+    for link in links:
+        row = [o for o in links if abs(o.box.center[1] - link.box.center[1]) < link.box.h / 2]
+        if len(row) >= 3:
+            return sorted(row, key=lambda e: e.box.x)
+    return []
+
+
+_TO_CONFIRM = re.compile(
+    r"\b(?:type|enter|write)\b.*?(?:\((?P<value>[^)]+)\)|[\"'“‘](?P<quoted>[^\"'”’]+)[\"'”’])",
+    re.I,
+)
+"""A label that asks for a name to be typed to confirm an act, the name in brackets or quotes."""
+TOP_BAR = 0.12
+"""Share of the screen's height a site's navigation bar sits in."""
 
 
 def _in_settings(screen: Screen) -> bool:
@@ -303,6 +325,24 @@ class OfflineActor:
         self._on_target(step, step.target or "", step.kind, plan, nth=step.nth)
 
     _double_click = _right_click = _click
+
+    def _typed_to_confirm(self, step: Step) -> bool:
+        """A button that waits for a name to be typed first ("To confirm, type the workspace
+        name (Acme Lab)" above "Delete this workspace"): the name the label shows, typed into
+        its empty field, as the task that named the act would."""
+        for field in fields(self.screen):
+            wanted = _TO_CONFIRM.search(field.label)
+            element = field.element
+            if wanted is None or element.kind != "input" or element.text.strip():
+                continue
+            below = [b for b in self.screen.elements if b.kind == "button"
+                     and 0 <= b.box.y - element.box.bottom < 4 * element.box.h
+                     and text_similarity(step.target or "", b.text) >= SHOWN_WELL]  # fmt: skip
+            if below:
+                value = (wanted["value"] or wanted["quoted"]).strip()
+                self.type_into(step, replace(element, name=field.label), value)
+                return True
+        return False
 
     def _check(self, step: Step) -> None:
         wanted = "checked" if step.verb == "check" else "unchecked"
@@ -594,10 +634,16 @@ class OfflineActor:
         state = self.state
         before = self.screen
         started = time.perf_counter()
-        candidates = self._scoped(
-            step, before, self._candidates(before, description, kind, nth, new_since=new_since,
-                                           near=near)
-        )  # fmt: skip
+
+        def found(screen: Screen, **hints: Any) -> list[Candidate]:
+            ranked = self._scoped(step, screen, self._candidates(screen, description, kind, nth,
+                                                                 **hints))  # fmt: skip
+            if step.where != "exact":
+                return ranked
+            return [c for c in ranked if text_similarity(  # a label made from the task's words
+                description, c.element.text or c.element.name) >= SHOWN_WELL]  # fmt: skip
+
+        candidates = found(before, new_since=new_since, near=near)
         decided = time.perf_counter() - started
         if not candidates and step.scope and place(step.scope) is None:
             candidates = self._in_row_menu(step, description, kind)
@@ -616,13 +662,14 @@ class OfflineActor:
                 return
             if self.reveal(step, description, None, kind, nth):
                 before = self.screen
-                candidates = self._scoped(
-                    step, before, self._candidates(before, description, kind, nth)
-                )
+                candidates = found(before)
         if not candidates:
             failure = self._not_found(description, step)
             self._record_failure(step, before, str(failure))
             raise failure
+        if step.verb == "click" and self._typed_to_confirm(step):
+            before = self.screen
+            candidates = found(before) or candidates
         verdict = Verdict("retry", "no candidate tried")
         for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
             action, point, end, expect = plan(candidate)
@@ -848,7 +895,8 @@ class OfflineActor:
     def _turn_pages(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """The pages of a paged list, through its Next button."""
         pager = next((label for label in lexicon().intents["next"].labels
-                      if self._best(label, "button") is not None), None)  # fmt: skip
+                      if (b := self._best(label, "button")) is not None
+                      and text_similarity(label, b.element.text) >= SHOWN_WELL), None)  # fmt: skip
         return pager is not None and self._press_until(step, description, shown, pager)
 
     def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:

@@ -143,7 +143,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
             "link",
         ):  # "attach the invoice from March": the file that shows March
             return Settled([Step("click", clause, target=cell.text)], f"the row with '{row}'")
-    if not labelled and rest and (acted := _row_verb(verb, rest, clause, screen)):
+    known = reading.starts_with_verb(clause)  # "Set up …": no row's own verb
+    if not labelled and not known and rest and (acted := _row_verb(verb, rest, clause, screen)):
         return acted  # "refund order 1083": the row's Refund
     if filled := _fill(clause, screen, after_verb=not labelled):
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
@@ -831,8 +832,9 @@ def _row_verb(verb: str, words: str, clause: str, screen: Screen) -> Settled | N
         row = row_words(words)
         marks = re.search(r"\d|@|\b[A-Z]", row)
         menus = [e for e in screen.elements if row_menu(screen, e.box) is e]
-        if not marks or not (menus and (search_field(screen) or _buttons(screen, "Next"))):
-            return None
+        paged = search_field(screen) is not None or bool(_buttons(screen, "Next"))
+        if not marks or len(menus) < 2 or not paged:
+            return None  # rows with menus, more than the page shows: the row may be elsewhere
         click = Step("click", clause, target=label, scope=row)  # on another page: looked for
         return Settled([click], f"'{label}' on the row that shows '{row}', once found")
     middle = key.box.center[1]
@@ -1005,6 +1007,10 @@ def _delete(step: Step, screen: Screen) -> Settled:
             return _label(Step("label", step.clause, text=label, target=target), screen)
     if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")
+    if not in_the_text and not _document(screen):  # no editor: a button that deletes it
+        label = f"{verb[:1].upper()}{verb[1:]} {target}"
+        click = Step("click", step.clause, target=label, kind="button", where="exact")
+        return Settled([click], f"'{label}', once found")
     lex = lexicon()
     if len(words) == 2 and words[1] == "line" and (nth := lex.ordinal(words[0])):
         return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
@@ -1023,6 +1029,23 @@ def _delete(step: Step, screen: Screen) -> Settled:
             items = _parts(kept) if unit in ("lines", "words") else [kept]  # "lines a and b"
             return Settled([replace(step, target=i.strip(" '\""), where=where) for i in items])
     return Settled([replace(step, where="word")])
+
+
+def _document(screen: Screen) -> bool:
+    """Whether the screen shows a document being edited: a text area a good part of the
+    screen's height, holding lines of text."""
+    width, height = screen.frame.size
+
+    def holds(area: Element, kinds: tuple[str, ...]) -> bool:
+        return any(area.box.contains(e.box) for e in screen.elements
+                   if e.kind in kinds and e.id != area.id)  # fmt: skip
+
+    return any(
+        e.kind in ("input", "container") and e.box.h >= 0.3 * height and e.box.w >= 0.3 * width
+        and (holds(e, ("text",)) or len(e.text) >= 20)  # its lines, or its text (AT-SPI)
+        and not holds(e, ("button", "input", "combo", "checkbox", "link"))
+        for e in screen.elements
+    )  # fmt: skip  # lines of text and no controls among them
 
 
 _TEXT_UNITS = ("line", "lines", "word", "words", "phrase", "sentence")
@@ -1054,6 +1077,8 @@ def _change(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None)], f"'{old}' in the text")
     named = [f for f in known if f.element.kind not in TOGGLE_KINDS
              and text_similarity(what, f.label) >= LABEL]  # fmt: skip
+    if words_of(step.clause)[:1] == ["rename"]:  # "rename the workspace": its name, not its URL
+        named = [f for f in named if {"name", "title"} & set(words_of(f.label))] or named
     if named:
         field = _best_label(named, what)
         return Settled([_set_field(field, new)], f"the field labelled '{field.label}'")
