@@ -143,7 +143,7 @@ _SEPARATOR = re.compile(
 )
 STATEMENT = re.compile(
     r"\s*(?:i|we|i'm|i am|we're|we are|it's|it is|that's|that is)\s+(?:don'?t|do not|'?m|am|"
-    r"are|is|was|really|just|no longer|won'?t|will not|wouldn'?t|can'?t|didn'?t|already|"
+    r"are|is|was|really|just|still|also|no longer|won'?t|will not|wouldn'?t|can'?t|didn'?t|already|"
     r"need|want|have|had|hate|like|love|prefer)\b",
     re.I,
 )

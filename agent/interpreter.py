@@ -581,6 +581,8 @@ def _confirming(step: Step, before: Step) -> Step:
     button is the one that names it ("Refund €58.20", not "Don't refund")."""
     if step.verb != "intent" or step.text != "affirm" or step.target:
         return step
+    if not set(words_of(step.clause)) <= _ANSWERS | {"i'm", "i", "am", "sure", "do", "it"}:
+        return step  # "… and confirm": the dialog's own yes, whatever the act was
     verb = words_of(before.clause)[:1]
     if before.verb in ("press", "type", "intent", "lines", "insert") or not verb:
         return step

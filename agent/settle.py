@@ -146,7 +146,7 @@ def _unread(step: Step, screen: Screen) -> Settled:
     known = reading.starts_with_verb(clause)  # "Set up …": no row's own verb
     if not labelled and not known and rest and (acted := _row_verb(verb, rest, clause, screen)):
         return acted  # "refund order 1083": the row's Refund
-    if filled := _fill(clause, screen, after_verb=not labelled):
+    if filled := _fill(clause, screen, after_verb=not labelled, named_only=True):
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
     starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)

@@ -273,3 +273,43 @@ def test_a_risky_button_the_task_names_by_its_verb_and_a_safe_no_need_no_approva
         "decline sending the report",
     )
     assert got.exit_code == 1 and got.said["outcome"] == "done", got.said
+
+
+def test_words_no_grammar_reads_are_read_on_the_dialog_and_the_dialog_is_answered(world):
+    """No verb the lexicon knows, no OK named: the field the words name gets the rest, and the
+    dialog that only asks this is confirmed."""
+    got = run(world, 'zenity --entry --title "Album" --text "Album title:"',
+              "the album should be called Summer Tapes")  # fmt: skip
+    assert got.stdout.strip() == "Summer Tapes", got.said
+    got = run(world, 'zenity --list --radiolist --title "Drink" --width 360 --height 300 '
+              "--column Pick --column Size --column Price FALSE Small 2 FALSE Large 4",
+              "get me the drink that costs 4")  # fmt: skip
+    assert got.stdout.strip() == "Large", got.said
+
+
+def test_a_repeat_field_takes_the_value_of_the_field_it_repeats(world):
+    got = run(
+        world,
+        'zenity --forms --title "Sign up" --add-entry "Username" --add-password "Password" '
+        '--add-password "Confirm password"',
+        "make an account for mia with password Kite-Run-7 and confirm",
+    )
+    assert got.stdout.strip() == "mia|Kite-Run-7|Kite-Run-7", got.said
+
+
+def test_idioms_and_remarks_are_read_as_meant(world):
+    trash = ('zenity --question --title "Trash" --text "Delete all 3 items for good?" '
+             '--ok-label "Empty Trash" --cancel-label "Keep Items"')  # fmt: skip
+    got = run(world, trash, "no, leave them alone, I still need them")
+    assert got.exit_code == 1, got.said
+
+
+def test_an_editors_line_is_found_by_its_content_and_a_value_read_on_it(world):
+    got = run(world, "mousepad notes.txt", "get rid of the plumber line and save",
+              files={"notes.txt": "Call the plumber Monday\nBuy stamps\n"})  # fmt: skip
+    assert (world.home / "notes.txt").read_text() == "Buy stamps\n", got.said
+    got = run(world, "mousepad contacts.txt",
+              "put Ola's phone number at the end of the first line and save",
+              files={"contacts.txt": "Ring Ola\nOla's number: 555-0142\n"})  # fmt: skip
+    first = (world.home / "contacts.txt").read_text().splitlines()[0]
+    assert first.startswith("Ring Ola") and first.endswith("555-0142"), got.said

@@ -1,0 +1,206 @@
+"""Readings met on first contact with new programs (dev set 4): words no grammar reads settled
+on the screen, rows acted on through their menus, a row or a value found however the screen
+writes it, idioms, remarks, and the confirmation a task implies."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from clickwright.agent.dates import date_in, months_in, parse_date
+from clickwright.agent.editing import inserted, line_deleted
+from clickwright.agent.grounding import fields, row_label, row_menu, shows_words
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.memory import Memory
+from clickwright.agent.safety import _act_said
+from clickwright.agent.settle import settle
+from clickwright.errors import TaskError
+from clickwright.types import Box, Element, Frame, Screen
+
+
+def screen(*elements: Element, pixels: np.ndarray | None = None) -> Screen:
+    frame = pixels if pixels is not None else np.full((600, 800, 3), 240, np.uint8)
+    return Screen(Frame(frame), tuple(elements))
+
+
+def el(i: int, kind: str, text: str, box: tuple[int, int, int, int], **kw) -> Element:
+    return Element(i, Box(*box), kind, text, interactive=kind not in ("text", "container"), **kw)
+
+
+def read(task: str, on: Screen) -> list[tuple]:
+    out, memory = [], Memory()
+    for step in interpret(task):
+        for s in settle(step, on, memory).steps:
+            out.append((s.verb, s.target, s.text, *([{"scope": s.scope}] if s.scope else [])))
+    return out
+
+
+ENTRY = screen(
+    el(0, "text", "Playlist name:", (20, 20, 110, 20)),
+    el(1, "input", "", (140, 16, 200, 28)),
+    el(2, "button", "Cancel", (150, 60, 80, 30)),
+    el(3, "button", "OK", (240, 60, 80, 30)),
+)
+
+
+def test_a_sentence_with_no_verb_the_lexicon_knows_is_read_on_the_screen():
+    assert read("the playlist should be called Road trip 2025", ENTRY) == [
+        ("set", "Playlist name:", "Road trip 2025")
+    ]
+    with pytest.raises(TaskError, match="none of its words name anything on the screen"):
+        read("summon a flight to Lisbon", ENTRY)
+
+
+ACCOUNT = screen(
+    el(0, "text", "Username", (20, 20, 90, 20)),
+    el(1, "input", "", (120, 16, 200, 28)),
+    el(2, "text", "Password", (20, 60, 90, 20)),
+    el(3, "input", "", (120, 56, 200, 28)),
+    el(4, "text", "Repeat password", (20, 100, 90, 20)),
+    el(5, "input", "", (120, 96, 200, 28)),
+)
+
+
+def test_a_field_is_named_as_people_say_it_and_a_repeat_field_takes_the_same_value():
+    assert read("Create the account jdoe with password Blue-Fox-19", ACCOUNT) == [
+        ("set", "Username", "jdoe"),
+        ("set", "Password", "Blue-Fox-19"),
+        ("set", "Repeat password", "Blue-Fox-19"),
+    ]
+
+
+WIFI = screen(
+    el(0, "text", 'Password for the wireless network "HomeNet-5G":', (20, 20, 330, 18)),
+    el(1, "text", "Password:", (10, 60, 70, 14)),
+    el(2, "input", "", (90, 55, 320, 25)),
+    el(3, "button", "OK", (240, 95, 80, 25)),
+)
+
+
+def test_a_verb_with_no_such_button_fills_only_the_fields_its_words_name():
+    assert read("Connect to HomeNet-5G, the password is correct-horse-7", WIFI) == [
+        ("set", "Password:", "correct-horse-7")
+    ]
+
+
+PIZZA = screen(
+    el(0, "list_item", "Small", (75, 32, 60, 20)),
+    el(1, "list_item", "8 USD", (140, 32, 200, 20)),
+    el(2, "list_item", "Medium", (75, 55, 60, 20)),
+    el(3, "list_item", "11 USD", (140, 55, 200, 20)),
+    el(4, "button", "OK", (240, 95, 80, 25)),
+)
+
+
+def test_a_row_is_the_one_that_shows_what_the_relative_says():
+    assert read("get me the pizza that costs 11", PIZZA) == [("click", "11 USD", None)]
+
+
+def dotted(*boxes: Box) -> np.ndarray:
+    """A light frame with a "•••" drawn in each box."""
+    pixels = np.full((600, 800, 3), 250, np.uint8)
+    for b in boxes:
+        middle = b.y + b.h // 2
+        for k in range(3):
+            x = b.x + b.w // 4 + k * b.w // 4
+            pixels[middle - 2 : middle + 2, x - 2 : x + 2] = 20
+    return pixels
+
+
+def orders() -> Screen:
+    menus = [Box(700, 100 + 40 * i, 36, 26) for i in range(3)]
+    rows = [("#1083", "Grace O'Neill", "Paid"), ("#1082", "Kenji Watanabe", "Shipped"),
+            ("#1081", "Lucia Romano", "Refunded")]  # fmt: skip
+    elements = [el(0, "input", "Search by order number or customer", (20, 40, 260, 30))]
+    for i, (number, name, status) in enumerate(rows):
+        y = 104 + 40 * i
+        elements += [
+            el(10 * i + 1, "link", number, (20, y, 60, 18)),
+            el(10 * i + 2, "text", name, (150, y, 120, 18)),
+            el(10 * i + 3, "button", status, (500, y - 2, 80, 22)),
+            el(10 * i + 4, "button", '"', tuple(menus[i])),
+        ]
+    elements.append(el(99, "button", "Next", (700, 240, 60, 30)))
+    return screen(*elements, pixels=dotted(*menus))
+
+
+def test_an_unknown_verb_on_a_row_is_that_rows_action_kept_in_its_menu():
+    on = orders()
+    assert row_menu(on, Box(150, 144, 120, 18)).box == Box(700, 140, 36, 26)
+    assert read("refund order 1083", on) == [("click", "Refund", None, {"scope": "#1083"})]
+    mark = read("Mark Lena Fischer's order as shipped", on)
+    assert mark == [("click", "Mark as shipped", None, {"scope": "Lena Fischer"})]
+
+
+def test_a_bare_yes_after_an_act_looks_for_the_button_that_names_the_act():
+    steps = interpret("refund order 1083, yes I'm sure")
+    assert (steps[1].verb, steps[1].text, steps[1].target) == ("intent", "affirm", "refund")
+    dialog = screen(
+        el(0, "button", "Don't refund", (100, 100, 120, 30)),
+        el(1, "button", "Refund €58.20", (240, 100, 140, 30)),
+    )
+    assert settle(steps[1], dialog, Memory()).steps[0].target == "Refund €58.20"
+
+
+def test_dates_and_months_are_found_however_the_screen_writes_them():
+    assert parse_date("3 October").month == 10
+    assert date_in("#1071 Oct 3, 2026 Pending") == dt.date(2026, 10, 3)
+    assert date_in("Due 14 March") == dt.date(dt.date.today().year, 3, 14)
+    assert months_in("invoice-2026-03.pdf") == {3}
+    rows = screen(
+        el(0, "text", "Oct 3, 2026", (20, 20, 100, 18)),
+        el(1, "text", "invoice-2026-03.pdf", (20, 60, 140, 18)),
+        el(2, "text", "invoice-2026-04.pdf", (20, 80, 140, 18)),
+    )
+    assert shows_words(rows, "3 October").id == 0
+    assert shows_words(rows, "March").id == 1
+
+
+def test_idioms_are_read_as_the_plain_words_they_mean():
+    assert [(s.verb, s.text) for s in interpret("nah, leave the trash alone")] == [
+        ("intent", "keep")
+    ]
+    assert interpret("what is 23 squared?")[0].text == "23 * 23 ="
+    assert interpret("get rid of the DRAFT line")[0].verb == "delete"
+    change = interpret("in the title change 2024 to 2025 (leave the second line as it is)")[0]
+    assert (change.verb, change.old, change.text, change.nth) == ("change", "2024", "2025", 1)
+
+
+def test_a_statement_after_a_step_is_a_remark_not_a_refusal():
+    close, remark = interpret("close it without saving, I don't want those changes")
+    assert (close.verb, close.text) == ("close", "discard")
+    assert settle(remark, ENTRY, Memory()).steps == []
+    assert _act_said("close it without saving", "Discard")
+    assert not _act_said("close the window", "Discard")
+
+
+def test_editor_lines_are_found_by_their_content_and_values_go_at_a_lines_end():
+    agenda = "Mon: gym at 7\nTue: dentist at 14:00\nWed: team lunch\n"
+    assert line_deleted("dentist appointment")(agenda) == "Mon: gym at 7\nWed: team lunch\n"
+    assert line_deleted("lunch or gym")(agenda) is None  # two lines say as much: neither
+    calls = "Call Kim back\nKim's number: 555-0199\n"
+    assert inserted("555-0199", "line end", nth=1)(calls).startswith("Call Kim back 555-0199\n")
+    step = interpret("put Kim's phone number at the end of the first line")[0]
+    assert (step.verb, step.source, step.where, step.nth) == (
+        "insert",
+        "Kim's phone number",
+        "line end",
+        1,
+    )
+
+
+def test_a_settings_rows_switch_at_its_far_end_takes_the_rows_title_as_its_label():
+    row = screen(
+        el(0, "text", "Push notifications", (340, 220, 130, 17)),
+        el(1, "text", "Alerts on your phone and in the browser", (340, 240, 230, 17)),
+        el(2, "toggle", "", (1116, 227, 43, 25), state=frozenset({"checked"})),
+        el(3, "text", "Email digest", (340, 472, 84, 15)),
+        el(4, "combo", "Weekly", (1067, 473, 90, 32)),
+    )
+    assert row_label(row, Box(1116, 227, 43, 25)).text == "Push notifications"
+    assert {(f.element.id, f.label) for f in fields(row)} >= {
+        (2, "Push notifications"),
+        (4, "Email digest"),
+    }
