@@ -616,10 +616,16 @@ def _type_expression(actor: OfflineActor, step: Step, tokens: list[str]) -> None
     """A calculator that shows no keys (Qalculate, a command line) takes the calculation
     written out in its entry, evaluated with Enter; one that starts with a number replaces
     what the entry holds."""
-    words = {"sqrt": "sqrt", "=": ""}  # "5 km to miles" goes in as written
-    expression = " ".join(words.get(t, t) for t in tokens).strip()
-    if tokens and tokens[-2:-1] and tokens[-1] == "sqrt":
-        expression = f"sqrt({' '.join(tokens[:-1])})"
+    expression = ""  # "5 km to miles" goes in as written
+    for index, token in enumerate(tokens):
+        if token in ("sqrt", "sin", "cos", "tan", "ln", "log"):
+            expression = f"{token}({expression.strip()})"
+        elif token == "=":  # keys "12 + 15 = / 2 =": what came before is worked out first
+            if index < len(tokens) - 1 and tokens[index + 1] != "=":
+                expression = f"({expression.strip()})"
+        else:
+            expression = f"{expression} {token}"
+    expression = expression.strip()
     if tokens and tokens[0][0] in "0123456789(":
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting the entry")
     actor.blind(step, Type(text=expression, enter=True), None, CHANGE, f"typing {expression}")

@@ -589,6 +589,8 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
         if part
     ]  # "23*19"
     words = [part for w in words for part in re.split(r"(?<=\d)(%)$", w) if part]  # "15%"
+    while words and words[-1] in ("=", "=?"):
+        words.pop()  # "(3.2 + 4.8) × 12.5 = ?": the question mark of a sum
     verb_words = verb.lower().split()
     numbers = [lex.number(w) for w in words]
     values = [n for n in numbers if n is not None]
@@ -606,8 +608,9 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
 
     lead = verb_words[0] if verb_words else ""
     refers = any(is_pronoun(" ".join(words[i : i + 2])) for i in range(len(words)))
-    if said("sqrt") and len(values) == 1:
-        return keys([values[0], "sqrt"])
+    for function in _FUNCTIONS:  # "square root of 1764", "sin 30": the number, then its key
+        if said(function) and len(values) == 1:
+            return keys([values[0], function])
     if said("average") and len(values) >= 2:
         return keys([*_joined(values, "+"), "=", "/", float(len(values)), "="])
     if said("percent") and len(values) == 2:
@@ -624,6 +627,10 @@ def arithmetic(clause: str, toks: Sequence[Token], start: int, verb: str) -> str
             return keys([operator, values[-1], "="])
         return keys([*_joined(values, operator), "="])
     return _infix(words, values)
+
+
+_FUNCTIONS = ("sqrt", "sin", "cos", "tan", "ln", "log")
+"""Functions of one number, each with its calculator key."""
 
 
 def _counts_things(words: Sequence[str]) -> bool:
