@@ -545,6 +545,14 @@ def save(actor: OfflineActor, step: Step) -> None:
     again = _name_field(actor.screen)
     if again is not None and again.box.iou(field.box) > 0.8:  # a completion list took Enter
         actor.blind(step, Hotkey(keys=("enter",)), None, CHANGE, "confirming the name")
+    still = _name_field(actor.screen)
+    if still is not None and still.box.iou(field.box) > 0.8:  # Enter does not save here
+        lex = lexicon()
+        button = intent_button(actor.screen, lex.intents["save"]) or intent_button(
+            actor.screen, lex.intents["affirm"]
+        )
+        if button is not None and button.kind == "button":
+            actor.click_element(step, button, f"'{button.text}' saves as {path}")
 
 
 def _folder(screen: Screen, name: str, field: Element) -> Element | None:
@@ -628,7 +636,11 @@ def _type_expression(actor: OfflineActor, step: Step, tokens: list[str]) -> None
     expression = expression.strip()
     if tokens and tokens[0][0] in "0123456789(":
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting the entry")
-    actor.blind(step, Type(text=expression, enter=True), None, CHANGE, f"typing {expression}")
+    equals = _button(actor.screen, ("=",))
+    actor.blind(step, Type(text=expression, enter=equals is None), None, CHANGE,
+                f"typing {expression}")  # fmt: skip
+    if equals is not None:  # Enter might take a completion the entry offers ("km" for "kilo")
+        actor.click_element(step, equals, "the = key")
 
 
 _WINDOWS = (

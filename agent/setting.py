@@ -51,7 +51,13 @@ MAX_MOVES = 8
 
 
 def set_value(actor: OfflineActor, step: Step) -> None:
-    """Set the widget `step.target` names to `step.text`."""
+    """Set the widget `step.target` names to `step.text`; the dialog it is in is then
+    confirmed at the end of the task, unless something else confirms it first."""
+    _set_value(actor, step)
+    actor.state.memory.unconfirmed = actor.state.memory.unconfirmed or f"'{step.target}'"
+
+
+def _set_value(actor: OfflineActor, step: Step) -> None:
     if step.kind == "cell":
         actor.do(replace(step, verb="type"))
         return
@@ -76,6 +82,8 @@ def set_value(actor: OfflineActor, step: Step) -> None:
         wanted = value.lower()
         verb = "uncheck" if wanted in OFF else "check"
         actor.do(Step(verb, step.clause, target=label, kind=element.kind))
+    elif element.kind == "radio" and (beside := _choice_beside(actor.screen, element, value)):
+        choose(actor, step, beside, value)  # "Built-in Theme (•) [IDLE Classic ▾]": dark
     elif element.kind == "radio":
         actor.do(Step("click", step.clause, target=label, kind="radio"))
     elif element.kind in ("combo", "button"):
@@ -93,6 +101,17 @@ def set_value(actor: OfflineActor, step: Step) -> None:
                 return pick_date(actor, step, value)  # a field that only takes its picker
             actor.blind(step, Hotkey(keys=("tab",)), None, CHANGE,
                         "leaving the field, which closes the date picker it opened")  # fmt: skip
+
+
+def _choice_beside(screen: Screen, radio: Element, value: str) -> Element | None:
+    """The drop-down on a radio's row, when the value is not the radio's own label but one of
+    the drop-down's choices."""
+    if text_similarity(value, radio.text) >= 80:
+        return None
+    middle = radio.box.center[1]
+    row = [e for e in screen.elements if e.kind in ("combo", "button") and e.text.strip()
+           and e.box.x > radio.box.x and e.box.y <= middle <= e.box.bottom]  # fmt: skip
+    return min(row, key=lambda e: e.box.x) if row else None
 
 
 def _thin_with_number(screen: Screen, element: Element) -> bool:

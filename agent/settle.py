@@ -395,7 +395,7 @@ def _fill(
         if field.element.kind in TOGGLE_KINDS:
             steps.append(_toggle(field, negated, words))
             continue
-        value = after or before
+        value = _of_its_kind(field, after or before)
         if not value:
             pending = field
             continue
@@ -416,6 +416,17 @@ def _repeated(steps: list[Step], known: Sequence[Field], used: set[int]) -> list
         if rest and (value := given.get(rest)):
             more.append(_set_field(field, value))
     return more
+
+
+def _of_its_kind(field: Field, value: str) -> str:
+    """ "account sam@mail.no" after Email: the word that is an e-mail address, when the label
+    names a kind of value and one word of the value is of that kind."""
+    lex = lexicon()
+    kind = next((k for k in ("email", "date", "time") if _labelled([field], lex.fields[k])), None)
+    if kind is None or len(value.split()) < 2 or lex.value_kind(value) == kind:
+        return value
+    found = [w for w in value.split() if lex.value_kind(w.strip(",;")) == kind]
+    return found[0].strip(",;") if len(found) == 1 else value
 
 
 def _answer(
@@ -1077,6 +1088,17 @@ def _change(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None)], f"'{old}' in the text")
     named = [f for f in known if f.element.kind not in TOGGLE_KINDS
              and text_similarity(what, f.label) >= LABEL]  # fmt: skip
+    program = _the_program(screen, what) or (
+        re.fullmatch(r"[A-Z][\w.+-]*", what) is not None and shows_words(screen, what) is None
+    )  # a name shown nowhere, not even in the text: the program's (its window is titled so)
+    if not named and program:  # "switch IDLE to the dark theme"
+        said = _value_words(new).split()
+        chosen = (
+            Step("set", step.clause, target=said[-1], text=" ".join(said[:-1]))  # Theme: dark
+            if len(said) > 1
+            else Step("click", step.clause, target=" ".join(said), soft=True)
+        )
+        return Settled([chosen], f"'{what}' is the program itself: '{new}' is a setting of it")
     if words_of(step.clause)[:1] == ["rename"]:  # "rename the workspace": its name, not its URL
         named = [f for f in named if {"name", "title"} & set(words_of(f.label))] or named
     if named:
@@ -1089,6 +1111,19 @@ def _change(step: Step, screen: Screen) -> Settled:
     if kind in lex.values:
         return Settled([replace(step, target=None, old=None, where=kind)], f"the {kind} shown")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
+
+
+def _the_program(screen: Screen, words: str) -> bool:
+    """Whether `words` are the program's own name, as its window's title shows it ("IDLE
+    Shell 3.11.2", "notes.txt - Mousepad": the topmost text, or one with a title's dash)."""
+    texts = [e for e in screen.elements if e.text.strip()]
+    first = min((e.box.y for e in texts), default=0)
+    titles = [e for e in texts if e.box.y <= first + 4 or re.search(r"\s[-–—]\s", e.text)]
+    wanted = words_of(words)
+    return bool(wanted) and any(
+        any(words_of(t.text)[i : i + len(wanted)] == wanted for i in range(len(words_of(t.text))))
+        for t in titles
+    )
 
 
 def _cell_of(screen: Screen, words: str) -> str | None:
