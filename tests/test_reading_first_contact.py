@@ -17,16 +17,8 @@ from clickwright.agent.memory import Memory
 from clickwright.agent.safety import _act_said
 from clickwright.agent.settle import settle
 from clickwright.errors import TaskError
-from clickwright.types import Box, Element, Frame, Screen
-
-
-def screen(*elements: Element, pixels: np.ndarray | None = None) -> Screen:
-    frame = pixels if pixels is not None else np.full((600, 800, 3), 240, np.uint8)
-    return Screen(Frame(frame), tuple(elements))
-
-
-def el(i: int, kind: str, text: str, box: tuple[int, int, int, int], **kw) -> Element:
-    return Element(i, Box(*box), kind, text, interactive=kind not in ("text", "container"), **kw)
+from clickwright.types import Box, Frame, Screen
+from tests.test_reading_screen import el, screen
 
 
 def read(task: str, on: Screen) -> list[tuple]:
@@ -123,7 +115,7 @@ def orders() -> Screen:
             el(10 * i + 4, "button", '"', tuple(menus[i])),
         ]
     elements.append(el(99, "button", "Next", (700, 240, 60, 30)))
-    return screen(*elements, pixels=dotted(*menus))
+    return Screen(Frame(dotted(*menus)), tuple(elements))
 
 
 def test_an_unknown_verb_on_a_row_is_that_rows_action_kept_in_its_menu():
