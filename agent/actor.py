@@ -257,8 +257,8 @@ class OfflineActor:
         for done in settled.steps:
             self.reading = settled.why
             done = replace(done, scope=done.scope or step.scope)
-            if done.soft and done != step:  # an item of a list, read again on its own
-                self.carry_out(done)
+            if (done.soft or done.verb in SETTLED) and done != step:
+                self.carry_out(done)  # an item of a list, or a step read past unknown words
                 continue
             if done.scope and done.scope != step.scope:
                 self._enter_scope(done)  # a row the screen named ("Lena Fischer's order")

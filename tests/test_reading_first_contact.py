@@ -196,3 +196,29 @@ def test_a_settings_rows_switch_at_its_far_end_takes_the_rows_title_as_its_label
         (2, "Push notifications"),
         (4, "Email digest"),
     }
+
+
+def test_a_step_read_past_unknown_words_is_itself_read_on_the_screen():
+    """ "quickly register jdoe …": the words after the unknown ones may be a form
+    sentence, which the screen settles in turn (never handed to the actor as it is)."""
+    from clickwright.agent.actor import OfflineActor
+
+    class Recorder(OfflineActor):
+        def __init__(self) -> None:
+            self.done: list[str] = []
+            self.reading = ""
+
+        @property
+        def screen(self) -> Screen:
+            return ACCOUNT
+
+        @property
+        def state(self):  # noqa: ANN202 - the memory is all the reading needs
+            return type("S", (), {"memory": Memory()})()
+
+        def do(self, step) -> None:  # noqa: ANN001
+            self.done.append(f"{step.verb} {step.target} {step.text}")
+
+    actor = Recorder()
+    actor.carry_out(interpret("quickly register jdoe with password Blue-Fox-19")[0])
+    assert actor.done and all(not d.startswith(("form", "unread")) for d in actor.done)
