@@ -127,6 +127,13 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
     row has none or `element` is one."""
     if element.kind in TOGGLES:
         return None
+    cards = [c.box for c in screen.elements if c.kind == "container" and c.id != element.id
+             and c.box.contains(element.box, slack=2)]  # fmt: skip
+    card = min(cards, key=lambda b: b.area) if cards else None
+    if card is not None:  # a card holds its own radio, never the next card's
+        inside = tuple(e for e in screen.elements
+                       if card.contains(e.box, slack=2) or e.id == element.id)  # fmt: skip
+        screen = Screen(screen.frame, inside)
     middle = element.box.center[1]
     before = [
         e
@@ -183,6 +190,17 @@ def tab_row(screen: Screen) -> list[Element]:
         and 0.6 * first.h <= e.box.h <= 1.6 * first.h
     ]
     return sorted(row, key=lambda e: e.box.x)
+
+
+def named_as(words: str, element: Element) -> bool:
+    """Whether an element reads as a label made from the task's words: closely, or starting
+    with the same verb ("Book" for "Book appointment", "Delete workspace" for "Delete this
+    workspace")."""
+    text = element.text or element.name
+    said, shown = normalize(words).split(), normalize(text).split()
+    return text_similarity(words, text) >= SHOWN_WELL or (
+        bool(said) and shown[:1] == said[:1] and set(said) <= set(shown)
+    )
 
 
 def _link_strip(screen: Screen) -> list[Element]:
@@ -640,8 +658,8 @@ class OfflineActor:
                                                                  **hints))  # fmt: skip
             if step.where != "exact":
                 return ranked
-            return [c for c in ranked if text_similarity(  # a label made from the task's words
-                description, c.element.text or c.element.name) >= SHOWN_WELL]  # fmt: skip
+            return [c for c in ranked if named_as(description, c.element)
+                    and (step.kind != "button" or c.element.interactive)]  # fmt: skip
 
         candidates = found(before, new_since=new_since, near=near)
         decided = time.perf_counter() - started
@@ -806,6 +824,9 @@ class OfflineActor:
             if found is not None:
                 return found()
             screen = self.screen
+            if description and step.where == "exact":
+                return any(named_as(description, c.element) and c.element.interactive
+                           for c in self._candidates(screen, description, kind, nth))  # fmt: skip
             if description:
                 best = self._candidates(screen, description, kind, nth)
                 return bool(best) and (

@@ -180,6 +180,8 @@ def clauses(task: str) -> list[str]:
             and not (STARTS_STEP.match(rest) or _lone_intent(rest))
         ):
             continue  # "Thanks for your help! at the end": the sentence goes on
+        if s["stop"] == "." and _abbreviated(masked[: s.start("stop")]):
+            continue  # "Dr. Osei": a title's full stop
         if s["stop"] == ":" and not STARTS_STEP.match(rest):
             continue  # "Answer the survey: very satisfied, …" lists what follows
         if not strong and _label_after_click(masked, cuts, s, rest):
@@ -220,6 +222,12 @@ def _shared_objects(pieces: list[str]) -> list[str]:
         if obj := pieces[i + 1][start:].strip():
             shared[i] = f"{piece} {obj}"
     return shared
+
+
+def _abbreviated(before: str) -> bool:
+    """Whether the text before a full stop ends with an abbreviation ("… with Dr")."""
+    last = re.search(r"([\w.]+)$", before)
+    return last is not None and last[1].lower() in lexicon().abbreviations
 
 
 def _in_a_name(before: str, rest: str) -> bool:

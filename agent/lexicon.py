@@ -132,6 +132,7 @@ class Lexicon:
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
         self.shared_object_verbs = _phrases(data["shared_object_verbs"])
+        self.abbreviations = frozenset(data["abbreviations"])
         self.confirm: tuple[str, ...] = tuple(data["confirm"])
         self.rewrites = tuple(
             (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]

@@ -389,6 +389,8 @@ def _fill(
             for field, part in guessed:
                 steps.append(_set_field(field, part))
                 used.add(field.element.id)
+            if not guessed and (choice := _choice_shown(screen, value)) is not None:
+                steps.append(Step("click", words, target=choice.text, kind=choice.kind))
             continue
         field, before, after = found
         used.add(field.element.id)
@@ -416,6 +418,15 @@ def _repeated(steps: list[Step], known: Sequence[Field], used: set[int]) -> list
         if rest and (value := given.get(rest)):
             more.append(_set_field(field, value))
     return more
+
+
+def _choice_shown(screen: Screen, value: str) -> Element | None:
+    """A button that shows the value itself, one of a row of choices ("at 10:00": the 10:00 of
+    the free times; "size M")."""
+    wanted = normalize(value)
+    shown = [e for e in screen.elements if e.kind in ("button", "link", "list_item")
+             and e.interactive and normalize(e.text) == wanted]  # fmt: skip
+    return shown[0] if len(shown) == 1 else None
 
 
 def _of_its_kind(field: Field, value: str) -> str:
@@ -807,6 +818,10 @@ def _label(step: Step, screen: Screen) -> Settled:
     row = _row_named(screen, step.target or "", _buttons(screen, button.text or button.name)
                      if button is not None else [])  # fmt: skip
     if button is None:
+        if not step.target and intent_button(screen, lexicon().intents["affirm"]) is None:
+            label = verb[:1].upper() + verb[1:]  # "…, and book": below the form, "Book …"
+            click = Step("click", step.clause, target=label, kind="button", where="exact")
+            return Settled([click], f"a button that starts '{label}', once found")
         if not step.target:
             return _intent(Step("intent", step.clause, text="affirm"), screen)
         if not _shown(screen, row or step.target) and (
@@ -1118,7 +1133,9 @@ def _the_program(screen: Screen, words: str) -> bool:
     Shell 3.11.2", "notes.txt - Mousepad": the topmost text, or one with a title's dash)."""
     texts = [e for e in screen.elements if e.text.strip()]
     first = min((e.box.y for e in texts), default=0)
-    titles = [e for e in texts if e.box.y <= first + 4 or re.search(r"\s[-–—]\s", e.text)]
+    titled = re.compile(r"\s[-–—]\s")
+    named = words[:1].isupper()  # a proper name may be the program's, in its topmost text
+    titles = [e for e in texts if titled.search(e.text) or named and e.box.y <= first + 4]
     wanted = words_of(words)
     return bool(wanted) and any(
         any(words_of(t.text)[i : i + len(wanted)] == wanted for i in range(len(words_of(t.text))))

@@ -203,8 +203,8 @@ class _Region:
         # a tick splits a filled box's inside into a ragged shape.
         kind: ElementKind
         if _round(_silhouette(self.frame.pixels, box)):
-            if self.extent < 0.5:
-                return None
+            if self.extent < 0.5 or _letters_inside(self.ink):
+                return None  # an avatar's circle with initials, not a radio's dot
             kind = "radio"
         elif self.extent >= 0.88 or filled_in:
             kind = "checkbox"
@@ -914,6 +914,17 @@ def _switch(frame: _Frame, labels: np.ndarray, label: int, stat: np.ndarray) -> 
     reach = int(0.3 * h)  # the knob's round end reaches past the track's box
     box = Box(x - 2 - (0 if on else reach), y - 2, w + 4 + reach, h + 4)
     return Widget(box, "toggle", 0.8, _CHECKED if on else frozenset())
+
+
+def _letters_inside(ink: np.ndarray) -> bool:
+    """Whether the ink inside a round outline is two or more marks side by side (an avatar's
+    initials "AO"), not the one dot of a radio button."""
+    if not ink.any():
+        return False
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    marks = [s for s in stats[1:count] if s[4] >= 3]
+    wide = any(s[2] >= 1.5 * s[3] and s[2] >= 6 for s in marks)  # letters run together
+    return len(marks) >= 2 or wide
 
 
 def _overlaps(a: Box, b: Box) -> bool:
