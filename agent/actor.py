@@ -275,8 +275,8 @@ class OfflineActor:
         for done in settled.steps:
             self.reading = settled.why
             done = replace(done, scope=done.scope or step.scope)
-            if (done.soft or done.verb in SETTLED) and done != step:
-                self.carry_out(done)  # an item of a list, or a step read past unknown words
+            if (done.soft or not hasattr(self, "_" + done.verb)) and done != step:
+                self.carry_out(done)  # an item of a list; a form read past unknown words
                 continue
             if done.scope and done.scope != step.scope:
                 self._enter_scope(done)  # a row the screen named ("Lena Fischer's order")
@@ -314,6 +314,8 @@ class OfflineActor:
         with the dialog's OK (or Apply, Save …): a setting is changed when it is applied, a
         question answered when it is confirmed. Never a risky button (Submit, Send) nobody
         named, and not when the task says to leave it so ("don't save yet")."""
+        if not self.state.settings.finish_dialogs:
+            return
         changed = self.state.memory.unconfirmed
         lex = lexicon()
         said = words_of(self.state.task)

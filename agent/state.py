@@ -48,6 +48,9 @@ class RunSettings:
     answer_tries: int = 3
     """How often a model may answer before its answers count as unusable."""
     max_replans: int = 2
+    finish_dialogs: bool = True
+    """A task that changed a dialog's or form's controls and pressed nothing after ends with
+    its OK; off for a run that is one step of something larger (a replay's repair)."""
     hybrid: bool = False
     """With a model actor: the offline planner and actor do what they can, and the model is
     called only for the steps they cannot read or do."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -145,10 +146,12 @@ def replay(
         with session(spec, launch, quiet=as_json) as on:
             parser = ScreenParser()
 
-            def by_agent(task: str, where: Path) -> Any:
+            def by_agent(task: str, where: Path) -> Any:  # one step: the demo finishes dialogs
+                step_settings = replace(settings, finish_dialogs=False)
                 return run_task(
-                    task, on.device, where, settings, parser=parser, human=on.human, stop=on.stop
-                )
+                    task, on.device, where, step_settings, parser=parser, human=on.human,
+                    stop=on.stop,
+                )  # fmt: skip
 
             return replay_demo(
                 demo,
