@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Annotated
@@ -61,6 +62,9 @@ def miniwob(
     ] = None,
 ) -> None:
     """MiniWoB++ episodes: real Chromium on Xvfb, the agent acting from pixels."""
+    # the sentence-embedding tokenizer is loaded before the workers fork: its threads are of
+    # no use to them, and its warning about it says nothing a person needs
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from clickwright.agent.config import load_settings
     from clickwright.app.bench import results
     from clickwright.app.bench.executors import run_local, run_ray
