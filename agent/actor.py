@@ -135,6 +135,11 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
                        if card.contains(e.box, slack=2) or e.id == element.id)  # fmt: skip
         screen = Screen(screen.frame, inside)
     middle = element.box.center[1]
+    start = [e for e in screen.elements if e.kind in TOGGLES
+             and element.box.contains(e.box, slack=2)
+             and e.box.x < element.box.x + 0.15 * element.box.w]  # fmt: skip
+    if start:  # a row the parser read whole, its box inside at its start
+        return min(start, key=lambda e: e.box.x)
     before = [
         e
         for e in screen.elements
@@ -142,6 +147,9 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
         and e.box.y <= middle <= e.box.bottom
         and e.id != element.id
     ]
+    boxes = [e for e in before if e.kind in TOGGLES]
+    if boxes and element.kind != "list_item":  # a mail list: the box at the row's start
+        return min(boxes, key=lambda e: e.box.x)
     for cell in sorted(before, key=lambda e: -e.box.x):
         if cell.kind in TOGGLES:
             return cell
@@ -468,8 +476,9 @@ class OfflineActor:
         named_list = field is not None and not step.target and step.kind == "combo"
         drop_down = field is not None and (
             field.element.kind == "combo"
-            or (field.element.kind == "button" and _labels(self.screen, field.element))
-        )
+            or field.element.kind == "button"
+            and (_labels(self.screen, field.element) or step.kind == "combo" and step.target)
+        )  # a page's drop-down drawn as a button ("Move to ▾", once rows are ticked)
         if field is None or (not drop_down and not named_list) or step.keys:
             near = field.element.box if field else None
             self._on_target(step, option, "list_item", click(keys=step.keys), near=near)

@@ -32,6 +32,7 @@ from clickwright.agent.grounding import (
     row_menu,
     search_field,
     showing,
+    showing_words,
     shows_words,
     text_lines,
     text_similarity,
@@ -813,6 +814,16 @@ def _label(step: Step, screen: Screen) -> Settled:
         return toggle
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
+    said = words_of(verb)
+    menu = next((c for c in screen.elements if c.kind == "combo" and said
+                 and words_of(c.text)[: len(said)] == said), None)  # fmt: skip  # "Move to ▾"
+    if button is None and menu is not None and step.target:
+        found = _COMPLEMENT.search(step.target)
+        ticks = _rows_to_tick(screen, step.target, menu, step.clause)
+        if found and ticks:  # "move X and Y to the Travel folder": tick them, then Move to
+            chosen = Step("select", step.clause, target=menu.text, kind="combo",
+                          text=_value_words(re.sub(r"\s+folder$", "", found["what"])))  # fmt: skip
+            return Settled([*ticks, chosen], f"{len(ticks)} row(s) ticked, then '{menu.text}'")
     if step.target and reading.is_pronoun(step.target):
         step = replace(step, target=None)  # "yes, delete them": what the question asks about
     row = _row_named(screen, step.target or "", _buttons(screen, button.text or button.name)
@@ -836,6 +847,12 @@ def _label(step: Step, screen: Screen) -> Settled:
         return _same(Step("click", step.clause, target=row or step.target), "no such button")
     label = button.text or button.name
     click = Step("click", step.clause, target=label, kind="button")
+    if step.target and (ticks := _rows_to_tick(screen, step.target, button, step.clause)):
+        steps = [*ticks, click]  # "Delete the two emails from LinkedIn": tick them, then Delete
+        found = _COMPLEMENT.search(step.target)
+        if found and found["how"].lower() in ("to", "into") and not _COMPLEMENT.search(label):
+            steps.append(Step("click", step.clause, target=_value_words(found["what"])))
+        return Settled(steps, f"{len(ticks)} row(s) ticked, then '{label}'")
     if not row:
         return Settled([click], f"'{label}' does it")
     in_row = [b for b in _buttons(screen, label)]
@@ -910,6 +927,40 @@ def _row_action(verb: str, words: str) -> tuple[str, str] | None:
     if not row or not what:
         return None
     return f"{verb} {found['how'].lower()} {what}", row
+
+
+def _rows_to_tick(screen: Screen, words: str, button: Element, clause: str) -> list[Step]:
+    """The rows `words` name in a list whose rows start with a check box, where `button` acts
+    on the rows ticked (a toolbar's Delete, Mark as read, Move to): a step that ticks each,
+    by its longest text (two rows may both show "LinkedIn")."""
+    found = _COMPLEMENT.search(words)
+    named = words[: found.start()] if found else words
+    bands: dict[int, Element] = {}
+    for part in _parts(named):
+        owned = _OWNED.match(part.strip())
+        key = row_words(owned["owner"] if owned else part)
+        shown = showing_words(screen, key, rows=True)
+        if not shown and (cell := _row_showing(screen, part)) is not None:
+            shown = [cell]  # "the hotel receipt": a row that shows both words, apart
+        rows = [e for e in shown
+                if abs(e.box.center[1] - button.box.center[1]) > button.box.h]  # fmt: skip
+        ticked = [e for e in rows if _tick_box(screen, e) is not None]
+        if not ticked:
+            return []
+        for e in ticked:
+            band = [t for t in screen.elements if t.kind in ("text", "link", "list_item")
+                    and t.box.y <= e.box.center[1] <= t.box.bottom]  # fmt: skip
+            bands.setdefault(e.box.center[1] // max(1, e.box.h), max(band, key=lambda t: len(
+                t.text)))  # fmt: skip
+    return [Step("check", clause, target=t.text, kind="checkbox") for t in bands.values()]
+
+
+def _tick_box(screen: Screen, element: Element) -> Element | None:
+    """The check box that starts `element`'s row, left of it."""
+    middle = element.box.center[1]
+    boxes = [b for b in screen.elements if b.kind == "checkbox"
+             and b.box.y <= middle <= b.box.bottom and b.box.right <= element.box.x]  # fmt: skip
+    return min(boxes, key=lambda b: b.box.x) if boxes else None
 
 
 def _toggle_said(screen: Screen, words: str) -> Settled | None:
