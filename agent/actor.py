@@ -33,6 +33,7 @@ from clickwright.agent.grounding import (
     Candidate,
     closest_texts,
     fields,
+    grid_cell,
     in_scope,
     normalize,
     of_kind,
@@ -43,6 +44,7 @@ from clickwright.agent.grounding import (
     search_field,
     showing_words,
     shows_words,
+    star_row,
     text_similarity,
 )
 from clickwright.agent.lexicon import lexicon, words_of
@@ -411,6 +413,25 @@ class OfflineActor:
             return on_toggle(Candidate(toggle, c.score, c.why + ", the box of its row"))
 
         return chosen
+
+    def _grid(self, step: Step) -> None:
+        """The control where a table's row meets its column (a radio under Good on the line
+        of Breakfast; an hours field under Tue on the line of Billing API), or the nth star."""
+        screen = self.screen
+        if step.nth and step.target == "stars":
+            stars = star_row(screen)
+            if not 1 <= step.nth <= len(stars):
+                raise self._not_found(f"{step.nth} stars", step)
+            self.click_element(step, stars[step.nth - 1], f"star {step.nth} of {len(stars)}")
+            return
+        cell = grid_cell(screen, step.target or "", step.destination or "")
+        if cell is None:
+            raise self._not_found(f"{step.target} under {step.destination}", step)
+        label, head, control = cell
+        if step.text is not None:
+            self.type_into(step, replace(control, name=f"{label.text} {head.text}"), step.text)
+            return
+        self.click_element(step, control, f"'{label.text}' under '{head.text}'")
 
     def _set(self, step: Step) -> None:
         setting.set_value(self, step)

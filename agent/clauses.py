@@ -48,6 +48,8 @@ Verb = Literal[
     "label",  # the button labelled `text` (a verb: Pay, Follow) for what `target` names
     "look",  # nothing to do on the screen: the task asks to look at `target`
     "unread",  # words neither grammar reads: what they name on the screen decides
+    "grid",  # the control where the row `target` meets the column `destination` (`text`: to
+    # type there); with `nth`, the nth of a row of stars ("4 stars")
 ]
 
 

@@ -529,3 +529,46 @@ def _dots(pixels: np.ndarray, box: Box) -> bool:
         return False
     xs, ys = centres[1:count, 0], centres[1:count, 1]
     return bool(np.ptp(ys) <= 2 or np.ptp(xs) <= 2)
+
+
+def grid_cell(screen: Screen, row: str, column: str) -> tuple[Element, Element, Element] | None:
+    """Where the row `row` names meets the column `column` heads in a table of controls: the
+    row's label, the column's heading and the control between them ("cleanliness", "good":
+    the radio under Good on the line of "Cleanliness of the room")."""
+    wanted = normalize(column)
+    if not wanted or not row.strip():
+        return None
+    labels = [e for e in screen.elements if e.kind in ("text", "link")
+              and _names_row(row, e.text)]  # fmt: skip
+    heads = [e for e in screen.elements if e.kind in ("text", "link", "button")
+             and normalize(e.text) == wanted]  # fmt: skip
+    controls = [e for e in screen.elements if e.interactive and e.kind in (
+        "radio", "checkbox", "input", "combo", "toggle")]  # fmt: skip
+    for label in labels:
+        for head in heads:
+            if head.box.bottom > label.box.y + label.box.h / 2 or head.box.x <= label.box.right:
+                continue  # a heading above the rows, right of their labels
+            at = [c for c in controls
+                  if abs(c.box.center[0] - head.box.center[0]) <= max(head.box.w, c.box.w)
+                  and c.box.y - 4 <= label.box.center[1] <= c.box.bottom + 4]  # fmt: skip
+            if len(at) == 1:
+                return label, head, at[0]
+    return None
+
+
+def _names_row(words: str, text: str) -> bool:
+    """Whether a row's label holds the words ("staff" in "Friendliness of the staff")."""
+    said, shown = normalize(words).split(), normalize(text).split()
+    return bool(said) and all(
+        any(fuzz.ratio(w, s) >= 85 for s in shown) for w in said if w not in ("the", "a")
+    )
+
+
+def star_row(screen: Screen) -> list[Element]:
+    """A row of three to ten stars to rate with, left to right (icons named star, or ★ ☆)."""
+    stars = [e for e in screen.elements if e.name == "star" or e.text.strip() in ("★", "☆")]
+    for star in stars:
+        row = [s for s in stars if abs(s.box.center[1] - star.box.center[1]) < star.box.h / 2]
+        if 3 <= len(row) <= 10:
+            return sorted(row, key=lambda e: e.box.x)
+    return []

@@ -197,7 +197,10 @@ def _bases(words: set[str]) -> set[str]:
 _FILLER = frozenset({"a", "an", "the", "to", "of", "for", "and", "my", "this", "it", "all"})
 _OBJECTS = frozenset(
     {"money", "message", "messages", "email", "mail", "now", "form", "request", "file", "files",
-     "selected", "item", "items", "changes", "payment", "order", "invoice", "it", "them"}
+     "selected", "item", "items", "changes", "payment", "order", "invoice", "it", "them",
+     "feedback", "survey", "answers", "answer", "response", "responses", "application",
+     "report", "timesheet", "approval", "review", "details", "booking", "reservation",
+     "appointment", "entry", "entries", "comment", "reply", "post"}
 )  # fmt: skip
 """Words on a button beside its verb that only say what the verb acts on ("Send money", "Delete
 selected"): the task that says "send 50 to 9988" or "delete the old files" named that button."""

@@ -27,6 +27,7 @@ from clickwright.agent.grounding import (
     TOGGLE_KINDS,
     Field,
     fields,
+    grid_cell,
     normalize,
     rank,
     row_menu,
@@ -34,6 +35,7 @@ from clickwright.agent.grounding import (
     showing,
     showing_words,
     shows_words,
+    star_row,
     text_lines,
     text_similarity,
     unseen_sliders,
@@ -297,10 +299,11 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     if step.soft and not step.text and len(said) == 2 and not _names_a_label(said[0], screen):
         if (acted := _row_verb(said[0], said[1], step.clause, screen)) is not None:
             return acted  # "refund order 1083": no label, a verb the row carries
-    named = _LABELLED.fullmatch((step.target or "").strip())
-    if named and not step.text and not _labelled_as(screen, named[1]):  # looked for
-        return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
     filled = _fill(step.target or "", screen, after_verb=bool(step.text))
+    named = _LABELLED.fullmatch((step.target or "").strip())
+    tabled = any(s.verb == "grid" for s in filled)  # "Rate the stay 4 stars: …": a table's
+    if named and not step.text and not tabled and not _labelled_as(screen, named[1]):
+        return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -354,6 +357,9 @@ def _fill(
     pending: Field | None = None  # a field named with its value in the next segment
     for index, segment in enumerate(segments):
         claimed = {field for field, i in named.items() if i > index}  # named further on
+        if not named_only and (cell := _grid_reading(segment.text, screen)) is not None:
+            steps.append(replace(cell, clause=words))  # "cleanliness excellent", "4 stars"
+            continue
         found = _field_in(segment, known, used)
         negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
         if found is None and (measured := _measured(segment)) is not None:
@@ -428,6 +434,25 @@ def _choice_shown(screen: Screen, value: str) -> Element | None:
     shown = [e for e in screen.elements if e.kind in ("button", "link", "list_item")
              and e.interactive and normalize(e.text) == wanted]  # fmt: skip
     return shown[0] if len(shown) == 1 else None
+
+
+_STARS = re.compile(r"(?:\b|^)(\w+)\s+stars?\b", re.I)
+
+
+def _grid_reading(words: str, screen: Screen) -> Step | None:
+    """ "cleanliness excellent" in a table of choices (a row "Cleanliness of the room", a
+    column "Excellent"), or "4 stars" before a row of stars: the control to choose."""
+    lex = lexicon()
+    if (m := _STARS.search(words)) is not None and (n := lex.number(m[1].lower())):
+        stars = star_row(screen)
+        if 1 <= n <= len(stars):
+            return Step("grid", words, target="stars", nth=int(n))
+    said = words.split()
+    for cut in range(1, len(said)):
+        row, column = " ".join(said[:cut]), _value_words(" ".join(said[cut:]))
+        if (cell := grid_cell(screen, row, column)) is not None:
+            return Step("grid", words, target=row, destination=cell[1].text)
+    return None
 
 
 def _of_its_kind(field: Field, value: str) -> str:
@@ -708,10 +733,18 @@ def _intent(step: Step, screen: Screen) -> Settled:
         click = Step("click", step.clause, target=label, kind=button.kind)
         filled = [replace(s, clause=step.clause) for s in filled]
         return Settled([*filled, click], f"'{label}' means {intent.name}")
+    if intent.name in _SENDING:  # "Submit it" below a long form: its button, scrolled to
+        label = intent.labels[0]
+        click = Step("click", step.clause, target=label, kind="button", where="exact")
+        return Settled([*filled, click], f"a button that starts '{label}', once found")
     if intent.keys:
         keys = Step("press", step.clause, keys=intent.keys)
         return Settled([keys], f"no button means {intent.name}: pressing {'+'.join(intent.keys)}")
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
+
+
+_SENDING = frozenset({"submit", "checkout"})
+"""Intents whose button a page may keep below the fold: looked for, never guessed by Enter."""
 
 
 def asks_to_save(screen: Screen) -> bool:

@@ -222,3 +222,26 @@ def test_a_step_read_past_unknown_words_is_itself_read_on_the_screen():
     actor = Recorder()
     actor.carry_out(interpret("quickly register jdoe with password Blue-Fox-19")[0])
     assert actor.done and all(not d.startswith(("form", "unread")) for d in actor.done)
+
+
+def test_a_table_of_choices_is_read_by_row_and_column_and_stars_are_counted():
+    from clickwright.agent.grounding import grid_cell
+
+    survey = screen(
+        *[el(i, "icon", "", (267 + 31 * i, 183, 27, 27), name="star") for i in range(5)],
+        el(10, "text", "Poor", (687, 259, 34, 19)),
+        el(11, "text", "Good", (827, 259, 39, 19)),
+        el(12, "text", "Cleanliness of the room", (267, 295, 146, 17)),
+        el(13, "radio", "", (699, 296, 13, 13)),
+        el(14, "radio", "", (841, 296, 13, 13)),
+        el(15, "text", "Friendliness of the staff", (267, 335, 144, 14)),
+        el(16, "radio", "", (699, 335, 13, 13)),
+        el(17, "radio", "", (841, 335, 13, 13)),
+    )
+    assert grid_cell(survey, "staff", "good")[2].id == 17
+    assert grid_cell(survey, "staff", "great") is None
+    read_ = [(s.verb, s.target, s.destination, s.nth) for s in settle(
+        interpret("Rate the stay 4 stars: cleanliness poor and staff good")[0], survey, Memory()
+    ).steps]  # fmt: skip
+    assert read_ == [("grid", "stars", None, 4), ("grid", "cleanliness", "Poor", None),
+                     ("grid", "staff", "Good", None)]  # fmt: skip
