@@ -24,7 +24,8 @@ _WORD = re.compile(r"[\w@.+'’$€£%/:-]+|[^\w\s]", re.U)
 
 def words_of(text: str) -> list[str]:
     """Lower-case words of `text`, punctuation apart, so phrases can be compared word by word."""
-    return [w.strip(".").replace("’", "'") or w for w in _WORD.findall(text.lower())]
+    text = re.sub(r"[‐-―−]", "-", text.lower())  # "51–200" as a keyboard writes it
+    return [w.strip(".").replace("’", "'") or w for w in _WORD.findall(text)]
 
 
 def phrase_at(words: Sequence[str], start: int, phrase: Sequence[str]) -> int:

@@ -315,7 +315,31 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         return _label(Step("label", step.clause, target=step.target, text=step.text), screen)
     if step.text:
         memory.form_verbs.append(step.text)
-    return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
+    filled = [replace(s, clause=step.clause) for s in filled]
+    pages = int(step.where or "0")
+    on = intent_button(screen, lexicon().intents["next"])
+    rest = _unplaced(step.target or "", filled)
+    if step.text and rest and on is not None and on.kind == "button" and pages < MAX_PAGES:
+        onward = Step("click", step.clause, target=on.text, kind="button")
+        later = replace(step, target=rest, soft=True, where=str(pages + 1))  # the next page's
+        return Settled([*filled, onward, later], f"a field per label, then '{on.text}'")
+    return Settled(filled, "a field per label")
+
+
+def _unplaced(words: str, placed: Sequence[Step]) -> str:
+    """The parts of a form sentence no step of this page took (a wizard's next page may hold
+    their fields), each with the word that linked it."""
+    used = [normalize(s.text or s.target or "") for s in placed]
+    kept = []
+    for segment in _segments(words)[1:]:  # the first is what the verb makes
+        value = normalize(_value_words(segment.text))
+        if value and not any(u and (u in value or value in u) for u in used):
+            kept.append(f"{segment.linker} {segment.text}".strip())
+    return ", ".join(kept)
+
+
+MAX_PAGES = 5
+"""Pages of a wizard a form sentence is carried over ("Continue" after each)."""
 
 
 _LABELLED = re.compile(r"([^\W\d][\w -]{0,30}?)\s*:\s+(\S.*)", re.S)
@@ -391,6 +415,13 @@ def _fill(
             if negated or lex.persons & set(words_of(value)):
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
             if after_verb and index == 0 and not segment.linker and not _a_value(value):
+                proper = _proper_name(value)  # "Create the Orbit Health workspace": its name
+                free = [f for f in known if f.element.id not in used | claimed
+                        and f.element.kind == "input" and not f.element.text.strip()
+                        and "name" in words_of(f.label)]  # fmt: skip
+                if proper and len(free) == 1:
+                    steps.append(_set_field(free[0], proper))
+                    used.add(free[0].element.id)
                 continue  # "Contact support as …": what the verb acts on, no field's value
             guessed = _field_for_value(value, segment.linker, known, used | claimed)
             for field, part in guessed:
@@ -431,8 +462,12 @@ def _choice_shown(screen: Screen, value: str) -> Element | None:
     """A button that shows the value itself, one of a row of choices ("at 10:00": the 10:00 of
     the free times; "size M")."""
     wanted = normalize(value)
-    shown = [e for e in screen.elements if e.kind in ("button", "link", "list_item")
-             and e.interactive and normalize(e.text) == wanted]  # fmt: skip
+    said = words_of(value)
+    shown = [e for e in screen.elements if e.kind in ("button", "link") and normalize(e.text)
+             and (normalize(e.text) == wanted
+                  or words_of(e.text) == said[: len(words_of(e.text))])]  # fmt: skip
+    exact = [e for e in shown if normalize(e.text) == wanted]
+    shown = exact or shown  # "51-200 people": the choice that reads 51–200
     return shown[0] if len(shown) == 1 else None
 
 
@@ -514,7 +549,7 @@ def _segments(words: str) -> list[_Segment]:
             segments.append(_Segment(linker, list(current), text))
 
     for index, tok in enumerate(toks):
-        if tok.word in (",", ";", ":") or tok.word in lex.conjunctions:
+        if tok.word in (",", ";", ":", "(", ")") or tok.word in lex.conjunctions:
             close()
             current, linker = [], ""
         elif tok.word in lex.linkers and not tok.quoted and index + 1 < len(toks):
@@ -664,6 +699,14 @@ def _is_name_field(field: Field) -> bool:
 def _a_value(words: str) -> bool:
     """A person's name or a value of a known kind (an e-mail address, a number, a date)."""
     return _looks_like_name(words) or lexicon().value_kind(words) is not None
+
+
+def _proper_name(words: str) -> str:
+    """The run of capitalised words in a phrase ("Orbit Health" in "Orbit Health workspace"),
+    or "" when there is none of two letters or more."""
+    runs = re.findall(r"(?:\b[A-Z][\w&.'-]+(?:\s+|$))+", words)
+    best = max((r.strip() for r in runs), key=len, default="")
+    return best if len(best) >= 2 else ""
 
 
 def _looks_like_name(value: str) -> bool:
@@ -862,7 +905,10 @@ def _label(step: Step, screen: Screen) -> Settled:
     row = _row_named(screen, step.target or "", _buttons(screen, button.text or button.name)
                      if button is not None else [])  # fmt: skip
     if button is None:
-        if not step.target and intent_button(screen, lexicon().intents["affirm"]) is None:
+        onward = intent_button(screen, lexicon().intents["next"])  # a wizard's Continue
+        if not step.target and (
+            intent_button(screen, lexicon().intents["affirm"]) is None or onward is not None
+        ):
             label = verb[:1].upper() + verb[1:]  # "…, and book": below the form, "Book …"
             click = Step("click", step.clause, target=label, kind="button", where="exact")
             return Settled([click], f"a button that starts '{label}', once found")

@@ -16,6 +16,7 @@ def normalize(text: str) -> str:
     """Case-, accent- and punctuation-insensitive form for matching OCR output."""
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[‐-―−]", "-", text)  # "51–200" as typed: "51-200"
     text = re.sub(r"[^\w@.+-]+", " ", text.lower())
     return re.sub(r"\s+", " ", text).strip(" .")
 

@@ -52,6 +52,7 @@ ACCOUNT = screen(
     el(3, "input", "", (120, 56, 200, 28)),
     el(4, "text", "Repeat password", (20, 100, 90, 20)),
     el(5, "input", "", (120, 96, 200, 28)),
+    el(6, "button", "OK", (240, 140, 80, 30)),
 )
 
 
@@ -60,6 +61,7 @@ def test_a_field_is_named_as_people_say_it_and_a_repeat_field_takes_the_same_val
         ("set", "Username", "jdoe"),
         ("set", "Password", "Blue-Fox-19"),
         ("set", "Repeat password", "Blue-Fox-19"),
+        ("click", "OK", None),  # no Create button: the dialog's own yes
     ]
 
 
