@@ -8,11 +8,11 @@ import datetime as dt
 import numpy as np
 import pytest
 
+from clickwright.agent.dates import parse_date
 from clickwright.agent.grounding import fields, in_scope, rank, scope_box
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Memory
-from clickwright.agent.dates import parse_date
 from clickwright.agent.settle import intent_button, read_value, row_words, settle
 from clickwright.errors import StepFailed
 from clickwright.types import Box, Element, Frame, Screen
