@@ -196,20 +196,51 @@ def line_about(text: str, words: str) -> int | None:
     ("the dentist appointment": "Tue: dentist at 14:00"), or None when no line or several
     hold as many."""
     quiet = lexicon().determiners | {"line", "lines", "entry", "item", "one"}
-    wanted = [w for w in words_of(words) if w not in quiet and len(w) >= 3]
+    wanted = [w for w in _bare_words(words) if w not in quiet and len(w) >= 3]
     if not wanted:
         return None
     starts = _line_starts(text)
     scores = []
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
-        line = words_of(text[start:end])
+        line = _bare_words(text[start:end])
         scores.append(sum(any(h.startswith(w) or w.startswith(h) and len(h) >= 3
                               for h in line) for w in wanted))  # fmt: skip
     best = max(scores, default=0)
     if best == 0 or scores.count(best) > 1:
         return None
     return starts[scores.index(best)]
+
+
+def value_on_line(about: str, new: str, old: str | None = None, words: bool = True) -> Edit:
+    """ "bananas cost 0.99 now" on "bananas 1.20": on the one line about `about`, `old`, else the
+    value of the kind `new` is (a price, a time, a date …), else (with `words`) what follows
+    the line's colon or equals sign ("Italy: Paris" -> "Italy: Rome")."""
+    kind = lexicon().value_kind(new)
+
+    def edit(text: str) -> str | None:
+        at = line_about(text, about)
+        if at is None:
+            return None
+        start, end = _line_span(text, at)
+        line = text[start:end]
+        if old and (m := _words(old).search(line)):
+            span = m.span()
+        elif kind is not None and (found := list(lexicon().values[kind].finditer(line))):
+            span = found[-1].span()  # the value comes after what it is of
+        elif words and (m := re.search(r"[:=]\s*(\S.*?)\s*$", line)):
+            span = m.span(1)
+        else:
+            return None
+        value = _cased(new, line[span[0] : span[1]])
+        return text[: start + span[0]] + value + text[start + span[1] :]
+
+    return edit
+
+
+def _bare_words(text: str) -> list[str]:
+    """Words without the marks around them or a possessive ("Italy's" and "Italy:" are Italy)."""
+    return [re.sub(r"'s$", "", w) for w in re.findall(r"[\w'.@-]*\w", text.lower())]
 
 
 def words_deleted(words: str) -> Edit:
@@ -365,8 +396,16 @@ def change_text(actor: OfflineActor, step: Step) -> None:
     `step.every`, each place until none is left."""
     new = step.text or ""
     old = step.old or lexicon().values.get(step.where or "")
+    if step.where == "line":  # "bananas cost 0.99 now": the value on the line about bananas
+        about = step.target or ""
+        if rewrite(actor, step, value_on_line(about, new, step.old), f"line about '{about}'"):
+            return
+        raise StepFailed(f"could not {step.clause!r}: the text it is about could not be read")
     what = f"'{step.old}'" if step.old else f"{step.where}"
-    if old and rewrite(actor, step, replaced(old, new, step.every, step.nth), what):
+    edit = replaced(old, new, step.every, step.nth) if old else None
+    if edit and step.old and not step.every and step.nth is None:
+        edit = _either(edit, value_on_line(step.old, new, words=False))  # "the price of X"
+    if edit and rewrite(actor, step, edit, what):
         return
     done = 0
     for _ in range(MAX_REPLACEMENTS if step.every else 1):
@@ -386,6 +425,14 @@ def change_text(actor: OfflineActor, step: Step) -> None:
             f"could not {step.clause!r}: the screen shows no '{what}' to change"
             + actor.closest(actor.screen, what)
         )
+
+
+def _either(first: Edit, second: Edit) -> Edit:
+    def edit(text: str) -> str | None:
+        done = first(text)
+        return second(text) if done is None else done
+
+    return edit
 
 
 def _value_of_kind(screen: Screen, kind: str) -> str:

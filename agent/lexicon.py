@@ -138,6 +138,8 @@ class Lexicon:
         self.rewrites = tuple(
             (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]
         )
+        self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
+        self.amends = frozenset(data["amends"])
         self.repeat_fields = frozenset(data["repeat_fields"])
         self.keep_unconfirmed = _phrases(data["keep_unconfirmed"])
         self.relatives = frozenset(data["relatives"])

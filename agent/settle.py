@@ -76,6 +76,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
                 if memory.form_verbs and step.text not in memory.form_verbs:
                     return _label(replace(step, text=memory.form_verbs[-1]), screen)
                 return Settled([], "the row's own button did it")
+            if _amends_the_change(step, screen, memory):
+                return Settled([], f"'{step.text} it': the change before it is made")
             return _label(step, screen)
         case "delete":
             return _delete(step, screen)
@@ -151,6 +153,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return acted  # "refund order 1083": the row's Refund
     if filled := _fill(clause, screen, after_verb=not labelled, named_only=True):
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
+    if (stated := _stated(clause, screen)) is not None:
+        return stated
     starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
         rest = clause[toks[skip].start :]
@@ -304,6 +308,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     tabled = any(s.verb == "grid" for s in filled)  # "Rate the stay 4 stars: …": a table's
     if named and not step.text and not tabled and not _labelled_as(screen, named[1]):
         return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
+    if not filled and not step.text and (stated := _stated(step.clause, screen)) is not None:
+        return stated
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -1230,6 +1236,8 @@ def _change(step: Step, screen: Screen) -> Settled:
             steps = [_set_field(f, old) for f in old_fields]
             steps += [_set_field(f, new) for f in new_fields]
             return Settled([replace(s, clause=step.clause) for s in steps], "current and new")
+        if step.where == "line":
+            return Settled([step], f"'{old}' on the line about '{what}'")
         return Settled([replace(step, target=None)], f"'{old}' in the text")
     named = [f for f in known if f.element.kind not in TOGGLE_KINDS
              and text_similarity(what, f.label) >= LABEL]  # fmt: skip
@@ -1255,7 +1263,35 @@ def _change(step: Step, screen: Screen) -> Settled:
     kind = next((k for k, names in lex.fields.items() if normalize(what) in names), None)
     if kind in lex.values:
         return Settled([replace(step, target=None, old=None, where=kind)], f"the {kind} shown")
+    if step.where == "line":
+        return Settled([step], f"the value on the line about '{what}'")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
+
+
+def _amends_the_change(step: Step, screen: Screen, memory: Memory) -> bool:
+    """ "bananas cost 0.99 now, update it": "it" is what the run just changed, and there is no
+    Update button to press for it."""
+    return (
+        (step.text or "").lower() in lexicon().amends
+        and reading.is_pronoun(step.target or "")
+        and bool(memory.edited or memory.unconfirmed)
+        and not _buttons(screen, step.text or "")
+    )
+
+
+def _stated(clause: str, screen: Screen) -> Settled | None:
+    """ "bananas cost 0.99 now", "Italy's capital is wrong, it should be Rome": a sentence that
+    says what something should be, read as changing it (the field it names, else the value on
+    the line about it in a text), or None when it says no such thing."""
+    polite = r"[\s,.!]*\b(?:please|thanks|thank you)[\s.!]*$"
+    said = re.sub(polite, "", clause.strip(" .!"), flags=re.I)
+    found = next((m for p in lexicon().statements if (m := p.fullmatch(said))), None)
+    if found is None:
+        return None
+    what = re.sub(r"^(?:the|my|our|your|its|their)\s+", "", found["what"], flags=re.I)
+    old = found.groupdict().get("old")
+    change = Step("change", clause, target=what, text=found["new"], old=old, where="line")
+    return _change(change, screen)
 
 
 def _the_program(screen: Screen, words: str) -> bool:

@@ -688,3 +688,41 @@ def test_a_sheet_cell_is_named_by_its_column_heading_and_its_row():
     )
     assert read("change the price of Apples to 3", sheet) == [("type", "C2", "3")]
     assert read("set the Qty of Apples to 9", sheet) == [("type", "B2", "9")]
+
+
+def test_a_sentence_that_states_a_value_changes_it_where_it_is_shown():
+    """ "bananas cost 0.99 now": no verb, yet it says what to change; in a text, the value on
+    the line about bananas; in a form, the field the words name."""
+    editor = screen(
+        el(0, "container", "", (0, 30, 800, 560)),
+        el(1, "text", "apples 2.50", (20, 40, 90, 20)),
+        el(2, "text", "bananas 1.20", (20, 60, 100, 20)),
+    )
+    memory = Memory()
+    steps = [s for step in interpret("bananas cost 0.99 now, update it")
+             for s in settle(step, editor, memory).steps]  # fmt: skip
+    assert [(s.verb, s.target, s.text, s.where) for s in steps][:1] == [
+        ("change", "bananas", "0.99", "line")
+    ]
+    capital = [(s.verb, s.target, s.text, s.old) for step in interpret(
+        "Italy's capital is wrong, it should be Rome, not Paris") for s in
+        settle(step, editor, Memory()).steps]  # fmt: skip
+    assert capital == [("change", "Italy's capital", "Rome", "Paris")]
+    assert read("the language should be Norsk please", SETTINGS) == [("set", "Language", "Norsk")]
+    memory.edited = True  # the statement's change was made: "update it" has nothing to press
+    update = interpret("bananas cost 0.99 now, update it")[1]
+    assert settle(update, editor, memory).steps == []
+
+
+def test_a_value_on_the_line_a_statement_names_is_changed_in_the_text():
+    from clickwright.agent.editing import value_on_line
+
+    prices = "apples 2.50\nbananas 1.20\ncherries 6.00\n"
+    assert value_on_line("bananas", "0.99")(prices) == "apples 2.50\nbananas 0.99\ncherries 6.00\n"
+    assert value_on_line("Italy's capital", "Rome")("Italy: Paris\nSpain: Madrid\n") == (
+        "Italy: Rome\nSpain: Madrid\n"
+    )
+    agenda = "Mon: gym at 7\nTue: dentist at 14:00\n"
+    assert value_on_line("the dentist", "15:30")(agenda) == "Mon: gym at 7\nTue: dentist at 15:30\n"
+    assert value_on_line("plums", "3")(prices) is None  # no line is about plums
+    assert value_on_line("bananas", "cheap", words=False)(prices) is None  # no value of its kind
