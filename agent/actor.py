@@ -51,7 +51,7 @@ from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.reading import place
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
-from clickwright.agent.settle import SETTLED, read_value, row_words, settle
+from clickwright.agent.settle import SETTLED, intent_button, read_value, row_words, settle
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed, TaskError
@@ -295,6 +295,20 @@ class OfflineActor:
     def do(self, step: Step) -> None:
         getattr(self, "_" + step.verb)(step)
 
+    def _refuse(self) -> bool:
+        """A button the task said not to press ("don't overwrite") still shown at its end: the
+        question is answered with its cancelling button, as a person would."""
+        refused = self.state.memory.refused
+        if not refused or not any(normalize(e.text or e.name) == normalize(refused)
+                                  for e in self.screen.elements if e.kind == "button"):  # fmt: skip
+            return False
+        button = intent_button(self.screen, lexicon().intents["cancel"])
+        if button is None or normalize(button.text or button.name) == normalize(refused):
+            return False
+        step = Step("click", f"not {refused}", target=button.text or button.name)
+        self.click_element(step, button, f"'{refused}' was not to be pressed: '{step.target}'")
+        return True
+
     def _confirm_act(self) -> bool:
         """The last act the task named opened a dialog asking to confirm it ("Cancel order
         #1062?"): its button that names the same act ("Cancel order", "Refund €58.20") is
@@ -330,6 +344,8 @@ class OfflineActor:
         lex = lexicon()
         said = words_of(self.state.task)
         if any(lex.longest(lex.keep_unconfirmed, said, i) for i in range(len(said))):
+            return
+        if self._refuse():
             return
         if self._confirm_act():
             return

@@ -310,6 +310,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
     if not filled and not step.text and (stated := _stated(step.clause, screen)) is not None:
         return stated
+    if not filled and not step.text and (refused := _refused(step.clause, screen, memory)):
+        return refused
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -763,7 +765,12 @@ def _intent(step: Step, screen: Screen) -> Settled:
     """The button that means the intent; "unlock with the password s3cret!" fills the fields
     the words after "with" name first."""
     intent = lexicon().intents[step.text or "affirm"]
-    if (toggle := _toggle_said(screen, step.clause)) is not None:
+    toggle = _toggle_said(screen, step.clause) or (
+        _toggle_said(screen, _value_words(step.target)) if step.target else None
+    )  # "say no to the newsletter": the box Newsletter
+    if toggle is not None:
+        if intent.name == "decline":  # "no newsletter": its box off
+            return Settled([replace(s, verb="uncheck") for s in toggle.steps], toggle.why)
         return toggle  # "keep me signed in" ticks Remember me
     verb = step.clause.split()[0] if step.clause.split() else ""
     if (
@@ -1277,6 +1284,22 @@ def _amends_the_change(step: Step, screen: Screen, memory: Memory) -> bool:
         and bool(memory.edited or memory.unconfirmed)
         and not _buttons(screen, step.text or "")
     )
+
+
+def _refused(clause: str, screen: Screen, memory: Memory) -> Settled | None:
+    """ "don't overwrite": the button that starts with the verb after the negation is not to be
+    pressed; what follows may say what to do instead, else the task ends with the dialog's
+    cancelling button (see the actor's confirm)."""
+    lex = lexicon()
+    said = words_of(clause)
+    negation = lex.longest(lex.negations, said, 0)
+    if not negation or len(said) <= negation:
+        return None
+    button = next(iter(_buttons(screen, said[negation])), None)
+    if button is None or button.kind != "button":
+        return None
+    memory.refused = button.text or button.name
+    return Settled([], f"'{memory.refused}' is not to be pressed")
 
 
 def _stated(clause: str, screen: Screen) -> Settled | None:

@@ -726,3 +726,18 @@ def test_a_value_on_the_line_a_statement_names_is_changed_in_the_text():
     assert value_on_line("the dentist", "15:30")(agenda) == "Mon: gym at 7\nTue: dentist at 15:30\n"
     assert value_on_line("plums", "3")(prices) is None  # no line is about plums
     assert value_on_line("bananas", "cheap", words=False)(prices) is None  # no value of its kind
+
+
+def test_no_to_a_box_turns_it_off_and_a_refused_button_is_remembered_not_pressed():
+    assert read("no newsletter", SIGNUP) == [("uncheck", "Newsletter", None)]
+    assert read("say no to the newsletter", SIGNUP) == [("uncheck", "Newsletter", None)]
+    assert read("accept the travel insurance", SIGNUP) == [("check", "Travel insurance", None)]
+    exists = screen(
+        el(0, "text", "photo.jpg already exists in Pictures.", (20, 20, 300, 20)),
+        el(1, "button", "Overwrite", (20, 60, 80, 30)),
+        el(2, "button", "Rename", (110, 60, 80, 30)),
+        el(3, "button", "Cancel", (200, 60, 80, 30)),
+    )
+    memory = Memory()
+    assert read("don't overwrite it", exists, memory) == []  # the task's end answers Cancel
+    assert memory.refused == "Overwrite"

@@ -313,3 +313,15 @@ def test_an_editors_line_is_found_by_its_content_and_a_value_read_on_it(world):
               files={"contacts.txt": "Ring Ola\nOla's number: 555-0142\n"})  # fmt: skip
     first = (world.home / "contacts.txt").read_text().splitlines()[0]
     assert first.startswith("Ring Ola") and first.endswith("555-0142"), got.said
+
+
+def test_a_stated_value_is_changed_where_it_is_and_a_refused_button_is_not_pressed(world):
+    got = run(world, "mousepad prices.txt", "bananas cost 0.99 now, update it and save",
+              files={"prices.txt": "apples 2.50\nbananas 1.20\ncherries 6.00\n"})  # fmt: skip
+    assert (
+        world.home / "prices.txt"
+    ).read_text() == "apples 2.50\nbananas 0.99\ncherries 6.00\n", got.said
+    exists = ('zenity --question --title "File exists" --text "photo.jpg already exists." '
+              '--ok-label "Overwrite" --cancel-label "Cancel"')  # fmt: skip
+    got = run(world, exists, "don't overwrite it")
+    assert got.exit_code == 1, got.said
