@@ -12,6 +12,7 @@ and typed over.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -41,6 +42,8 @@ __all__ = ["change_text", "close", "compute", "delete", "insert", "lines", "save
 MAX_REPLACEMENTS = 10
 MAX_DOCUMENT = 50_000
 """Characters of text an editor may hold for it to be rewritten in one paste."""
+DIALOG_WAIT = 6.0
+"""Seconds a Save dialog is waited for after the keys that open it, before other keys."""
 TEXT_KINDS = ("text",)
 SAVE_FIELDS = ("name", "file name", "filename", "save as", "selection", "file")
 
@@ -548,6 +551,15 @@ def delete(actor: OfflineActor, step: Step) -> None:
 # ---- saving and closing --------------------------------------------------------------------------
 
 
+def _name_field_within(actor: OfflineActor, seconds: float) -> Element | None:
+    """The Save dialog's name field, looked for on still screens until it shows: a file
+    chooser opened for the first time on a busy machine can take seconds to draw."""
+    deadline = time.monotonic() + seconds
+    while (field := _name_field(actor.screen)) is None and time.monotonic() < deadline:
+        actor.state.observe()
+    return field
+
+
 def _name_field(screen: Screen) -> Element | None:
     for field in fields(screen):
         if field.element.kind in FIELD_KINDS and any(
@@ -575,7 +587,7 @@ def save(actor: OfflineActor, step: Step) -> None:
         if field is not None:
             break
         actor.blind(step, Hotkey(keys=keys), None, CHANGE, "opening the Save dialog")
-        field = _name_field(actor.screen)
+        field = _name_field_within(actor, DIALOG_WAIT)
     if field is None:
         raise StepFailed(f"could not {step.clause!r}: no Save dialog with a name field opened")
     path = step.text

@@ -588,6 +588,7 @@ def desktop(number: int, home: Path) -> Iterator[dict[str, str]]:
     runtime.mkdir(mode=0o700)
     env.pop("NO_AT_BRIDGE", None)  # GTK programs publish their tree, as on a desktop
     env.update(DISPLAY=name, XDG_RUNTIME_DIR=str(runtime), LANG="C.UTF-8")
+    env["TMPDIR"] = str(runtime)  # single-instance programs (pluma) meet through a socket there
     started: list[subprocess.Popen[bytes]] = []
     try:
         size = f"{SCREEN[0]}x{SCREEN[1]}x24"
