@@ -508,7 +508,8 @@ class OfflineActor:
         """Choose an option: open the combo box (or the button a web page draws for one),
         then click the option it shows, or type it."""
         option = step.text or ""
-        field = self._best(step.target or "", step.kind or "combo")
+        found = self._candidates(self.screen, step.target or "", step.kind or "combo")
+        field = next(iter(self._scoped(step, self.screen, found)), None)  # the row's, if scoped
         # a list named only by its kind ("from the list") is the list, whatever it looks like
         named_list = field is not None and not step.target and step.kind == "combo"
         drop_down = field is not None and (
@@ -523,7 +524,10 @@ class OfflineActor:
         closed = self.screen
         box = field.element.box
         self._on_target(
-            step, step.target or "", field.element.kind, click(Expectation("appears", option))
+            step,
+            step.target or field.element.text,
+            field.element.kind,
+            click(Expectation("appears", option)),
         )
         shows_option = Expectation("text_in", option, box)
         if self._best(option, "list_item", new_since=closed, near=box) is None:
@@ -535,7 +539,9 @@ class OfflineActor:
                 f"'{option}' is not listed in view; typing it selects it in the open list",
             )
             return
-        self._on_target(step, option, "list_item", click(shows_option), new_since=closed, near=box)
+        opened = replace(step, scope=None)  # the open list may hang over other rows
+        chosen = click(shows_option)
+        self._on_target(opened, option, "list_item", chosen, new_since=closed, near=box)
 
     def _open_menu(self, step: Step) -> None:
         previous: Screen | None = None

@@ -312,6 +312,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         return stated
     if not filled and not step.text and (refused := _refused(step.clause, screen, memory)):
         return refused
+    if not filled and not step.text and (chosen := _row_choice(step)) is not None:
+        return chosen
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -1284,6 +1286,21 @@ def _amends_the_change(step: Step, screen: Screen, memory: Memory) -> bool:
         and bool(memory.edited or memory.unconfirmed)
         and not _buttons(screen, step.text or "")
     )
+
+
+_MADE = re.compile(r"(?P<who>\S.*?)\s+(?:an?|the)\s+(?P<what>[^\W\d][\w-]*(?:\s+[\w-]+)?)", re.I)
+"""A person or thing and what to make it ("Diego an admin", "Priya the owner")."""
+
+
+def _row_choice(step: Step) -> Settled | None:
+    """ "Make Diego an admin": where no field is named, the choice in the drop-down of the row
+    that shows Diego (looked for on the page's tabs and pages when not in view)."""
+    made = _MADE.fullmatch((step.target or "").strip())
+    if made is None or words_of(step.clause)[:1] != ["make"]:
+        return None
+    who, what = made["who"], made["what"]
+    chosen = Step("select", step.clause, kind="combo", text=what, scope=who)
+    return Settled([chosen], f"'{what}' in the row that shows '{who}'")
 
 
 def _refused(clause: str, screen: Screen, memory: Memory) -> Settled | None:

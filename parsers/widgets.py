@@ -799,7 +799,8 @@ def _isolated(edges: np.ndarray, box: Box, label_right: bool = False) -> bool:
 def _outside(gray: np.ndarray, box: Box) -> float:
     """The grey level just above and below the middle of `box` (its sides may touch a label)."""
     middle = slice(box.x + box.w // 3, box.right - box.w // 3)
-    return float(np.median(np.concatenate([gray[box.y - 2, middle], gray[box.bottom + 1, middle]])))
+    above, below = max(box.y - 2, 0), min(box.bottom + 1, gray.shape[0] - 1)  # at the edges
+    return float(np.median(np.concatenate([gray[above, middle], gray[below, middle]])))
 
 
 def _centre_contrast(gray: np.ndarray, box: Box) -> float:

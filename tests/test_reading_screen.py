@@ -741,3 +741,21 @@ def test_no_to_a_box_turns_it_off_and_a_refused_button_is_remembered_not_pressed
     memory = Memory()
     assert read("don't overwrite it", exists, memory) == []  # the task's end answers Cancel
     assert memory.refused == "Overwrite"
+
+
+def test_making_someone_something_is_the_choice_in_their_rows_drop_down():
+    members = screen(
+        el(0, "text", "Hana Sato", (20, 40, 100, 20)),
+        el(1, "combo", "Admin", (200, 36, 100, 28)),
+        el(2, "text", "Diego Alvarez", (20, 80, 120, 20)),
+        el(3, "combo", "Member", (200, 76, 100, 28)),
+    )
+    steps = [s for step in interpret("Make Diego an admin")
+             for s in settle(step, members, Memory()).steps]  # fmt: skip
+    assert [(s.verb, s.text) for s in steps] == [("set", "admin")]  # the combo beside Diego
+    assert "Diego" in (steps[0].target or "")
+    general = screen(el(0, "link", "General", (20, 10, 60, 20)), el(1, "link", "Members",
+                     (100, 10, 70, 20)))  # fmt: skip  # Diego's row is on another tab
+    steps = [s for step in interpret("Make Diego an admin")
+             for s in settle(step, general, Memory()).steps]  # fmt: skip
+    assert [(s.verb, s.text, s.scope) for s in steps] == [("select", "admin", "Diego")]

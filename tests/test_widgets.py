@@ -689,3 +689,15 @@ def test_texts_in_a_menu_bar_are_menus_to_click():
         "": ("container", False),
         "Customer": ("text", False),
     }
+
+
+def test_controls_cut_by_the_frames_edges_are_found_and_never_stop_the_detector() -> None:
+    """A page scrolled so a row of buttons sits on the frame's last lines (or its first):
+    the boxes there are still read, and the rest of the screen's controls with them."""
+    pixels = np.full((120, 400, 3), 255, np.uint8)
+    for y in (0, 45, 89):  # the last one's frame is the frame's last line
+        pixels[y, 20:181] = pixels[y + 30, 20:181] = 170
+        pixels[y : y + 31, 20] = pixels[y : y + 31, 180] = 170
+        pixels[y + 12 : y + 19, 70:130] = 40  # a label in its middle
+    found = detect_widgets(pixels)
+    assert sum(w.kind == "button" for w in found) == 3, found
