@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from clickwright.agent import editing, setting
-from clickwright.agent.clauses import Step
+from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.dates import parse_date
 from clickwright.agent.executor import (
@@ -262,10 +262,15 @@ class OfflineActor:
         self.executor = Executor(state, judge)
         self.reading = ""
         """How the screen settled the current step's words, said in the steps it records."""
+        self._seen: tuple[Screen, Screen] | None = None
 
     @property
     def screen(self) -> Screen:
-        return self.state.screen or self.state.observe()
+        """The screen as seen now, less the lines that only show the task back."""
+        seen = self.state.screen or self.state.observe()
+        if self._seen is None or self._seen[0] is not seen:
+            self._seen = (seen, without_echo(seen, self.state.task))
+        return self._seen[1]
 
     def carry_out(self, step: Step) -> None:
         """Settle the step's words on the screen when they need it, then do what they say."""
@@ -557,6 +562,9 @@ class OfflineActor:
         text = step.text or ""
         if step.kind == "cell":
             self._cell(step)
+            return
+        if step.target and not step.enter and lexicon().value_kind(text) in ("date", "time"):
+            self._set(replace(step, verb="set"))  # written as the field writes dates
             return
         if step.target is None:
             self.blind(

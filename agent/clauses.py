@@ -9,13 +9,15 @@ taken for structure; spans found on the masked copy are read back from the origi
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
-from clickwright.types import ElementKind
+from clickwright.text import normalize
+from clickwright.types import ElementKind, Screen
 
 __all__ = ["Step", "Verb", "clauses", "mask", "split_at", "unquote"]
 
@@ -201,9 +203,22 @@ def clauses(task: str) -> list[str]:
         masked_piece = _masked(piece)
         start = LEADING.match(masked_piece).end()  # type: ignore[union-attr]  # "" at worst
         end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
+        end = _before_trailer(masked_piece, start, end)
         if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
     return _with_scopes(_shared_objects(pieces))
+
+
+def _before_trailer(masked: str, start: int, end: int) -> int:
+    """Where a clause ends before words at its end that say nothing ("press Submit when
+    done", "… if possible"): never the whole clause."""
+    words = [(m.start(), m[0].lower()) for m in re.finditer(r"[\w']+", masked[start:end])]
+    said = [w for _, w in words]
+    lex = lexicon()
+    for i in range(1, len(said)):
+        if lex.longest(lex.trailers, said, i) == len(said) - i:
+            return start + words[i][0]
+    return end
 
 
 def _shared_objects(pieces: list[str]) -> list[str]:
@@ -299,3 +314,28 @@ def _with_scopes(pieces: list[str]) -> list[str]:
         glued.append(pending + piece)
         pending = ""
     return glued
+
+
+def without_echo(screen: Screen, task: str) -> Screen:
+    """The screen less the texts that only show the task back (a test page's instruction, a
+    tutorial's step: "click on their address."): a text the task holds word for word that
+    starts one of its clauses. Such a line is no target, no row and no value."""
+    said, starts = _echoed(task)
+    echo = {
+        e.id
+        for e in screen.elements
+        if e.kind == "text"
+        and len(shown := normalize(e.text).split()) >= 2
+        and f" {' '.join(shown)} " in said
+        and any(tuple(shown[i : i + 2]) in starts for i in range(len(shown)))
+    }
+    if not echo:
+        return screen
+    return replace(screen, elements=tuple(e for e in screen.elements if e.id not in echo))
+
+
+@functools.lru_cache(maxsize=8)
+def _echoed(task: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+    """The task as matched, and the first two words of each of its clauses."""
+    starts = frozenset(tuple(normalize(c).split()[:2]) for c in clauses(task) if len(c.split()) > 1)
+    return f" {normalize(task)} ", starts

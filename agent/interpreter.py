@@ -439,7 +439,25 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
 
 
 _BY_DOING = re.compile(r".+?\s+by\s+(?P<how>\w+ing\s+.+)", re.I | re.S)
-_GERUNDS = {"typing": "type", "choosing": "choose", "tapping": "tap", "entering": "enter"}
+_GERUNDS = {
+    "typing": "type",
+    "choosing": "choose",
+    "entering": "enter",
+    "using": "use",
+    "moving": "move",
+    "closing": "close",
+    "saving": "save",
+    "writing": "write",
+}
+
+
+def _stem(gerund: str) -> str:
+    """ "clicking" -> "click", "dragging" -> "drag", "scrolling" -> "scroll"."""
+    stem = gerund[:-3]
+    doubled = len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] in "bdgmnprt"
+    return stem[:-1] if doubled else stem
+
+
 _CASE = re.compile(
     r"\s*\b(?:in\s+)?(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?", re.I
 )
@@ -456,7 +474,7 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     masked = mask(clause)
     if by := _BY_DOING.fullmatch(masked):
         verb, rest = clause[by.start("how") :].split(None, 1)
-        return _steps(f"{_GERUNDS.get(verb.lower(), verb[:-3])} {rest}", after)
+        return _steps(f"{_GERUNDS.get(verb.lower(), _stem(verb))} {rest}", after)
     if case := _CASE.search(masked):
         steps = _steps(clause[: case.start()] + clause[case.end() :], after)
         change = str.upper if case["case"].lower() == "upper" else str.lower

@@ -122,6 +122,7 @@ class Lexicon:
     def __init__(self, data: dict[str, Any]) -> None:
         self.determiners = frozenset(data["determiners"])
         self.fillers = _phrases(data["fillers"])
+        self.trailers = _phrases(data["trailers"])
         self.negations = _phrases(data["negations"])
         self.conjunctions = frozenset(data["conjunctions"])
         self.pairs = _phrases(data["pairs"])

@@ -165,7 +165,13 @@ def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
     kind = lex.value_kind(value)
     if kind not in ("date", "time") or not set(words_of(wanted)) & set(lex.fields[kind]):
         return None
-    made = showing(fields(screen), kind)
+    known = fields(screen)
+    labelled = {f.element.id for f in known}
+    unlabelled = [Field(e, "") for e in screen.elements
+                  if e.kind in ("input", "combo") and e.id not in labelled]  # fmt: skip
+    made = showing(known + unlabelled, kind)  # a page's lone date field may have no label
+    if not made and not known and len(unlabelled) == 1:
+        return unlabelled[0]  # the one field there is, its placeholder too faint to read
     return made[0] if len(made) == 1 else None
 
 

@@ -21,6 +21,10 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" .")
 
 
+LABEL_AND_VALUE = 90.0
+"""A text that gives the wanted words as its label, then a value after a colon."""
+
+
 def text_similarity(wanted: str, seen: str) -> float:
     """0-100: how well an element's text matches what the user named."""
     a, b = normalize(wanted), normalize(seen)
@@ -29,6 +33,9 @@ def text_similarity(wanted: str, seen: str) -> float:
     if a == b:
         return 100.0
     whole = fuzz.ratio(a, b)
+    label, colon, _ = seen.partition(":")
+    if colon and normalize(label) == a:
+        return LABEL_AND_VALUE  # "Address:645 Stephenson Loop" is what "the address" names
     if len(b) > len(a):
         # "Save" inside "Save changes": good, but worse than an exact label.
         whole = max(whole, _inside(a, b) * (0.75 + 0.2 * len(a) / len(b)))
