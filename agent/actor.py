@@ -485,6 +485,9 @@ class OfflineActor:
         """Open the places `step.where` names (tabs, sections, the list) until the target
         shows; what it shows beside it is remembered for the steps after."""
         target = step.target or ""
+        row = row_words(target)
+        if row and row != target and shows_words(self.screen, target) is None:
+            target = row  # "the email by Audrey": the row that shows Audrey
         if step.where is None and (box := self._search_box(step)) is not None:
             self.type_into(step, box, target)  # "search for blue shoes": what a search box is for
             self.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"searching for {target!r}")
@@ -499,6 +502,7 @@ class OfflineActor:
         value = read_value(screen, target)
         if value is not None:
             self.state.memory.values[normalize(target)] = value
+        self.state.memory.found = target
         self.record_noop(step, f"'{target}' is on screen" + (f": {value}" if value else ""))
 
     def _search_box(self, step: Step) -> Element | None:
@@ -901,12 +905,22 @@ class OfflineActor:
                 "list": [self._scroll_down]}  # fmt: skip
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
-        every = [self._open_nodes, self._open_tabs, self._turn_pages, self._scroll_down,
-                 self._turn_pages]  # fmt: skip  # a pager below the fold shows once scrolled to
+        every = [self._open_found, self._open_nodes, self._open_tabs, self._turn_pages,
+                 self._scroll_down, self._turn_pages]  # fmt: skip  # a pager below the fold
         order = ways[where] if where in ways else [*every, self._open_menus]
         if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
             order.append(self._in_the_settings)  # an option named by its label, not its place
         return any(way(step, description, shown) for way in order)
+
+    def _open_found(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """The row an earlier step found, opened: "find the email by Audrey and click the
+        trash icon" acts inside the email."""
+        row, self.state.memory.found = self.state.memory.found, ""
+        element = shows_words(self.screen, row, rows=True) if row else None
+        if element is None:
+            return False
+        self.click_element(step, element, f"opening '{row}', where '{description}' may be")
+        return shown()
 
     def _in_the_settings(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Open the program's settings and look through their tabs."""

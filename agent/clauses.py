@@ -325,7 +325,7 @@ def without_echo(screen: Screen, task: str) -> Screen:
         e.id
         for e in screen.elements
         if e.kind == "text"
-        and len(shown := normalize(e.text).split()) >= 2
+        and len(shown := _bare(e.text)) >= 2
         and f" {' '.join(shown)} " in said
         and any(tuple(shown[i : i + 2]) in starts for i in range(len(shown)))
     }
@@ -337,5 +337,10 @@ def without_echo(screen: Screen, task: str) -> Screen:
 @functools.lru_cache(maxsize=8)
 def _echoed(task: str) -> tuple[str, frozenset[tuple[str, ...]]]:
     """The task as matched, and the first two words of each of its clauses."""
-    starts = frozenset(tuple(normalize(c).split()[:2]) for c in clauses(task) if len(c.split()) > 1)
-    return f" {normalize(task)} ", starts
+    starts = frozenset(tuple(_bare(c)[:2]) for c in clauses(task) if len(c.split()) > 1)
+    return f" {' '.join(_bare(task))} ", starts
+
+
+def _bare(text: str) -> list[str]:
+    """The words of `text` without a sentence's stops at their ends."""
+    return [w.rstrip(".") for w in normalize(text).split() if w.rstrip(".")]

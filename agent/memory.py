@@ -54,6 +54,9 @@ class Memory:
     """The label of the last button or menu entry the run pressed ("Cancel order"), and the
     boxes of every button shown then: a dialog it opened that asks to confirm the same act is
     answered by the task that named it."""
+    found: str = ""
+    """The row a find step found ("the email by Audrey"): a target a later step names that is
+    not in view is looked for inside it, opened (once)."""
     refused: str = ""
     """A button a clause said not to press ("don't overwrite": Overwrite): a dialog that still
     shows it when the task ends is answered with its cancelling button instead."""

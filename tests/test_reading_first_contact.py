@@ -247,3 +247,31 @@ def test_a_table_of_choices_is_read_by_row_and_column_and_stars_are_counted():
     ).steps]  # fmt: skip
     assert read_ == [("grid", "stars", None, 4), ("grid", "cleanliness", "Poor", None),
                      ("grid", "staff", "Good", None)]  # fmt: skip
+
+
+def test_words_that_only_say_when_or_why_are_not_part_of_the_target():
+    def said(task: str) -> list[tuple]:
+        return [(s.verb, s.target, s.where) for s in interpret(task)]
+
+    assert said("Press submit when done.") == [("click", "submit", None)]
+    assert said("click OK to save the file") == [("click", "OK", None)]
+    assert said("click Add to cart") == [("click", "Add to cart", None)]  # a name, not a purpose
+    assert said("Find Casie in the contact book") == [("find", "Casie", "list")]
+    assert [(s.verb, s.target, s.text) for s in interpret("Select -99 with the slider")] == [
+        ("set", "slider", "-99")
+    ]
+
+
+def test_the_task_shown_back_on_the_screen_is_no_target():
+    from clickwright.agent.clauses import without_echo
+
+    page = screen(
+        el(0, "text", "Find Casie in the contact book and", (0, 56, 160, 14)),
+        el(1, "text", "click on their address.", (1, 69, 99, 11)),
+        el(2, "link", "Address:645 Stephenson Loop", (3, 178, 148, 14)),
+        el(3, "text", "Lunch on Friday", (3, 200, 148, 14)),
+    )
+    task = "Find Casie in the contact book and click on their address. Open Lunch on Friday"
+    kept = without_echo(page, task)
+    assert [e.id for e in kept.elements] == [2, 3]  # a row the task names is kept
+    assert read("click on their address", kept) == [("click", "address", None)]
