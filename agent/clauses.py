@@ -336,8 +336,10 @@ def without_echo(screen: Screen, task: str) -> Screen:
 
 @functools.lru_cache(maxsize=8)
 def _echoed(task: str) -> tuple[str, frozenset[tuple[str, ...]]]:
-    """The task as matched, and the first two words of each of its clauses."""
-    starts = frozenset(tuple(_bare(c)[:2]) for c in clauses(task) if len(c.split()) > 1)
+    """The task as matched, and the first two words of each of its clauses that start with a
+    verb (an instruction, not the name of a setting: "quiet hours from 23:00 to 6:30")."""
+    starts = frozenset(tuple(_bare(c)[:2]) for c in clauses(task)
+                       if len(c.split()) > 1 and STARTS_STEP.match(c))  # fmt: skip
     return f" {' '.join(_bare(task))} ", starts
 
 

@@ -141,6 +141,8 @@ class Lexicon:
         )
         self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
         self.amends = frozenset(data["amends"])
+        self.starts = frozenset(data["starts"])
+        self.ends = frozenset(data["ends"])
         self.repeat_fields = frozenset(data["repeat_fields"])
         self.keep_unconfirmed = _phrases(data["keep_unconfirmed"])
         self.relatives = frozenset(data["relatives"])

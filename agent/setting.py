@@ -86,6 +86,8 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         choose(actor, step, beside, value)  # "Built-in Theme (•) [IDLE Classic ▾]": dark
     elif element.kind == "radio":
         actor.do(Step("click", step.clause, target=label, kind="radio"))
+    elif element.kind == "combo" and _a_moment(element.text, value):
+        _type_segments(actor, step, element, _formatted(value, element))  # "10:00 PM 🕓"
     elif element.kind in ("combo", "button"):
         choose(actor, step, element, value)
     elif _role(actor, element) in SLIDER_ROLES or _thin_with_number(actor.screen, element):
@@ -122,6 +124,13 @@ def _thin_with_number(screen: Screen, element: Element) -> bool:
         and element.text.strip() == ""
         and (_row_number(screen, element.box) is not None)
     )
+
+
+def _a_moment(shown: str, value: str) -> bool:
+    """Whether a drop-down shows a time or date as `value` is one: a browser's time or date
+    field (its clock or calendar icon reads as an arrow), typed part by part, not a list."""
+    kind = lexicon().value_kind(value)
+    return kind in ("time", "date") and lexicon().value_kind(shown.strip()) == kind
 
 
 def _segmented(element: Element) -> bool:

@@ -155,6 +155,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
     if (stated := _stated(clause, screen)) is not None:
         return stated
+    if (ranged := _range(clause, screen)) is not None:
+        return ranged
     starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
         rest = clause[toks[skip].start :]
@@ -314,6 +316,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         return refused
     if not filled and not step.text and (chosen := _row_choice(step)) is not None:
         return chosen
+    if not filled and not step.text and (ranged := _range(step.clause, screen)) is not None:
+        return ranged
     if not filled and not step.text:
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -1317,6 +1321,46 @@ def _refused(clause: str, screen: Screen, memory: Memory) -> Settled | None:
         return None
     memory.refused = button.text or button.name
     return Settled([], f"'{memory.refused}' is not to be pressed")
+
+
+_RANGE = re.compile(
+    r"(?P<what>.*?)\s*\b(?:from|between)\s+(?P<a>\S.*?)\s+(?:to|and|until|till|through|-)\s+"
+    r"(?P<b>\S.*?)[\s,.!]*(?:please)?[\s.!]*",
+    re.I,
+)
+
+
+def _range(clause: str, screen: Screen) -> Settled | None:
+    """ "quiet hours from 23:00 to 6:30": the two values go into the fields labelled From and
+    To (Start and End …), the pair beside the words that name it when there are several."""
+    found = _RANGE.fullmatch(clause.strip())
+    lex = lexicon()
+    if found is None or not (lex.value_kind(found["a"]) and lex.value_kind(found["b"])):
+        return None
+    known = [f for f in fields(screen) if f.element.kind in FIELD_KINDS]
+    starts = [f for f in known if words_of(f.label)[:1] and words_of(f.label)[0] in lex.starts]
+    ends = [f for f in known if words_of(f.label)[:1] and words_of(f.label)[0] in lex.ends]
+    named = shows_words(screen, found["what"]) if found["what"].strip() else None
+    if named is None and found["what"].strip() and not (starts and ends):
+        look = Step("find", clause, target=found["what"])  # below the fold, on another tab
+        return Settled([look, Step("unread", clause, target=clause)], "its fields looked for")
+    if not starts:
+        return None
+    anchor = named.box if named is not None else starts[0].element.box
+    start = min(starts, key=lambda f: f.element.box.distance_to(*anchor.center))
+    box = start.element.box
+    after = [f for f in known if f.element.box.x > box.right and f is not start
+             and abs(f.element.box.center[1] - box.center[1]) < box.h / 2]  # fmt: skip
+    ends = (
+        ends or sorted(after, key=lambda f: f.element.box.x)[:1]
+    )  # "From [22:00] to [07:00]": the field after it on its line
+    if not ends:
+        return None
+    end = min(ends, key=lambda f: f.element.box.distance_to(*box.center))
+    steps = [_set_field(start, found["a"]), _set_field(end, found["b"])]
+    if len(starts) > 1 and named is not None:
+        steps = [replace(s, scope=found["what"]) for s in steps]
+    return Settled(steps, f"'{start.label}' and '{end.label}'")
 
 
 def _stated(clause: str, screen: Screen) -> Settled | None:

@@ -275,3 +275,5 @@ def test_the_task_shown_back_on_the_screen_is_no_target():
     kept = without_echo(page, task)
     assert [e.id for e in kept.elements] == [2, 3]  # a row the task names is kept
     assert read("click on their address", kept) == [("click", "address", None)]
+    heading = screen(el(0, "text", "Quiet hours", (20, 20, 100, 20)))
+    assert without_echo(heading, "quiet hours from 23:00 to 6:30") is heading  # a label, kept

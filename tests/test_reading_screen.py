@@ -759,3 +759,18 @@ def test_making_someone_something_is_the_choice_in_their_rows_drop_down():
     steps = [s for step in interpret("Make Diego an admin")
              for s in settle(step, general, Memory()).steps]  # fmt: skip
     assert [(s.verb, s.text, s.scope) for s in steps] == [("select", "admin", "Diego")]
+
+
+def test_a_range_fills_the_pair_of_fields_beside_the_words_that_name_it():
+    quiet = screen(
+        el(0, "text", "Quiet hours", (20, 20, 100, 20)),
+        el(1, "text", "From", (300, 20, 40, 20)),
+        el(2, "input", "22:00", (345, 16, 80, 28)),
+        el(3, "text", "to", (430, 20, 20, 20)),
+        el(4, "input", "07:00", (455, 16, 80, 28)),
+        el(5, "button", "Save", (20, 80, 80, 30)),
+    )
+    assert read("quiet hours from 23:00 to 6:30 please", quiet) == [
+        ("set", "From", "23:00"),
+        ("set", "to", "6:30"),
+    ]
