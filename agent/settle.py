@@ -521,15 +521,17 @@ def _answer(
     """The Yes or No option under the question the words answer ("I would come back" under
     "Would you come back?"): most of the words are the question's; a denial picks No."""
     lex = lexicon()
-    quiet = lex.determiners | lex.persons | _LINKING_VERBS | {"would", "say", "won't", "not"}
+    negations = {" ".join(n) for n in lex.negations}
+    quiet = lex.determiners | lex.persons | _LINKING_VERBS | negations | {"would", "say"}
     content = [w for w in words_of(said) if w not in quiet]
     wanted = lex.intents["decline" if negated else "affirm"].words
     questions = [t for t in screen.elements if t.text.rstrip().endswith("?")]
     for field in known:
         if field.element.kind not in TOGGLE_KINDS or field.element.id in used:
             continue
-        if not content or normalize(field.label) not in wanted:
-            continue
+        label = normalize(field.label)
+        if not content or not label or (label not in wanted and label.split()[0] not in wanted):
+            continue  # "No", "No, thanks", "Yes, by email"
         above = [q for q in questions if q.box.bottom <= field.element.box.y + 4]
         if not above:
             continue
@@ -1318,7 +1320,16 @@ def _refused(clause: str, screen: Screen, memory: Memory) -> Settled | None:
         return None
     button = next(iter(_buttons(screen, said[negation])), None)
     if button is None or button.kind != "button":
-        return None
+        rest = re.sub(r"^\W*(?:" + "|".join(map(re.escape, (" ".join(n) for n in lex.negations)))
+                      + r")\s+", "", clause.strip(), flags=re.I)  # fmt: skip
+        if rest == clause.strip():
+            return None
+        if shows_words(screen, rest) is None and shows_words(screen, _addressed(rest)) is None:
+            look = Step("find", clause, target=_addressed(rest))  # further down, as a question
+            again = Step("form", clause, target=clause, soft=True)
+            return Settled([look, again], f"'{rest}' looked for first")
+        off = Step("uncheck", clause, target=rest, soft=True)  # "don't contact me": its box
+        return Settled([off], f"a box for '{rest}', left off")
     memory.refused = button.text or button.name
     return Settled([], f"'{memory.refused}' is not to be pressed")
 
@@ -1469,6 +1480,15 @@ def _is_list(screen: Screen, words: str) -> bool:
 # ---- pointing at something named -----------------------------------------------------------------
 
 
+_ADDRESSED = {"me": "you", "my": "your", "i": "you", "mine": "yours", "myself": "yourself",
+              "i'm": "you're", "us": "you", "our": "your", "we": "you"}  # fmt: skip
+
+
+def _addressed(words: str) -> str:
+    """A person's words about themselves as a screen says them to that person."""
+    return re.sub(r"[\w']+", lambda m: _ADDRESSED.get(m[0].lower(), m[0]), words)
+
+
 def _pointed(step: Step, screen: Screen) -> Settled:
     """A click or tick whose target the screen does not show as named: a list ("Milk and
     Butter"), a row by what it shows ("the order that is still pending"), part of the words
@@ -1482,6 +1502,9 @@ def _pointed(step: Step, screen: Screen) -> Settled:
         return _labelled_verb(step, screen) or _same(step)
     if toggles and _labelled_box(screen, target):
         return _same(step, f"'{target}' is the label of a box")
+    if toggles and (addressed := _addressed(target)) != target:  # "contact me": "contact you"
+        if _toggle_named(screen, addressed) or not _shown(screen, target):
+            return _same(replace(step, target=addressed), "the screen says 'you' for 'me'")
     parts = _parts(target)
     if len(parts) > 1:  # each is looked for in turn when the screen does not show it yet
         return Settled([_part_step(step, p, screen) for p in parts], "one each")

@@ -774,3 +774,24 @@ def test_a_range_fills_the_pair_of_fields_beside_the_words_that_name_it():
         ("set", "From", "23:00"),
         ("set", "to", "6:30"),
     ]
+
+
+def test_a_denial_answers_the_question_it_names_in_the_screens_words():
+    asked = screen(
+        el(0, "text", "May we contact you about your answers?", (20, 20, 300, 20)),
+        el(1, "radio", "Yes, by email", (20, 50, 120, 20)),
+        el(2, "radio", "No, thanks", (20, 80, 120, 20)),
+        el(3, "button", "Submit", (20, 120, 80, 30)),
+    )
+    assert read("don't contact me. Submit", asked) == [
+        ("click", "No, thanks", None),
+        ("click", "Submit", None),
+    ]
+    unseen = screen(el(0, "button", "Submit", (20, 120, 80, 30)))
+    steps = [
+        s for step in interpret("don't contact me") for s in settle(step, unseen, Memory()).steps
+    ]
+    assert [(s.verb, s.target) for s in steps] == [
+        ("find", "contact you"),
+        ("form", "don't contact me"),
+    ]
