@@ -135,6 +135,13 @@ def _unread(step: Step, screen: Screen) -> Settled:
             skipped = clause[: toks[skip].start].strip()
             return Settled([replace(s, clause=clause) for s in steps], f"read past '{skipped}'")
     verb = toks[0].text
+    said = [t.word for t in toks]
+    if (
+        len(toks) == 2
+        and reading.is_pronoun(toks[1].text)
+        and (lex.verb_at("form", said) == 1 or lex.verb_at("label", said) == 1)
+    ):  # "create it" after the form: its Create button, however it goes on ("… workspace")
+        return _label(Step("label", clause, text=verb), screen)
     if toks[0].word not in lex.determiners and len(toks) > 1 and _buttons(screen, verb):
         rest = clause[toks[1].start :]
         return _label(Step("label", clause, text=verb, target=rest), screen)

@@ -277,3 +277,13 @@ def test_the_task_shown_back_on_the_screen_is_no_target():
     assert read("click on their address", kept) == [("click", "address", None)]
     heading = screen(el(0, "text", "Quiet hours", (20, 20, 100, 20)))
     assert without_echo(heading, "quiet hours from 23:00 to 6:30") is heading  # a label, kept
+
+
+def test_a_form_verb_said_of_it_presses_the_button_it_starts():
+    wizard = screen(
+        el(0, "text", "Name", (20, 20, 60, 20)),
+        el(1, "input", "Bluefin Labs", (100, 16, 200, 28)),
+        el(2, "button", "Back", (20, 120, 80, 30)),
+        el(3, "button", "Create workspace", (120, 120, 150, 30)),
+    )
+    assert read("create it", wizard) == [("click", "Create workspace", None)]
