@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -78,9 +79,16 @@ def run(world: World, command: str, task: str, files: dict[str, str] | None = No
     with ExitStack() as stack:
         blank = tc._grab(display)
         out = stack.enter_context(printed.open("wb"))  # a file: helpers it starts may keep it
-        program = tc._start(["sh", "-c", command], world.env, cwd=world.home, stdout=out)
-        stack.callback(tc._end, program)
-        tc.wait_for_window(display, blank, program)
+        for attempt in range(2):
+            program = tc._start(["sh", "-c", command], world.env, cwd=world.home, stdout=out)
+            stack.callback(tc._end, program)
+            try:
+                tc.wait_for_window(display, blank, program)
+                break
+            except RuntimeError:
+                if attempt or program.poll() in (None, 0):
+                    raise
+                time.sleep(1)  # a single-instance program (Mousepad) still leaving the bus
         config = world.home.parent / "config.toml"
         config.write_text("", encoding="utf-8")
         agent_env = dict(world.env, HOME=os.environ.get("HOME", str(world.home)),
