@@ -317,15 +317,15 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     tabled = any(s.verb == "grid" for s in filled)  # "Rate the stay 4 stars: …": a table's
     if named and not step.text and not tabled and not _labelled_as(screen, named[1]):
         return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
-    if not filled and not step.text and (stated := _stated(step.clause, screen)) is not None:
-        return stated
-    if not filled and not step.text and (refused := _refused(step.clause, screen, memory)):
-        return refused
-    if not filled and not step.text and (chosen := _row_choice(step)) is not None:
-        return chosen
-    if not filled and not step.text and (ranged := _range(step.clause, screen)) is not None:
-        return ranged
     if not filled and not step.text:
+        read = (
+            _stated(step.clause, screen)
+            or _refused(step.clause, screen, memory)
+            or _row_choice(step)
+            or _range(step.clause, screen)
+        )  # a statement, a refusal, "make X a Y", a range
+        if read is not None:
+            return read
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
             "screen",
@@ -1327,10 +1327,7 @@ def _refused(clause: str, screen: Screen, memory: Memory) -> Settled | None:
         return None
     button = next(iter(_buttons(screen, said[negation])), None)
     if button is None or button.kind != "button":
-        rest = re.sub(r"^\W*(?:" + "|".join(map(re.escape, (" ".join(n) for n in lex.negations)))
-                      + r")\s+", "", clause.strip(), flags=re.I)  # fmt: skip
-        if rest == clause.strip():
-            return None
+        rest = " ".join(clause.split()[negation:])  # the words after the negation
         if shows_words(screen, rest) is None and shows_words(screen, _addressed(rest)) is None:
             look = Step("find", clause, target=_addressed(rest))  # further down, as a question
             again = Step("form", clause, target=clause, soft=True)
