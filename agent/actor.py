@@ -139,8 +139,8 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
     middle = element.box.center[1]
     start = [e for e in screen.elements if e.kind in TOGGLES
              and element.box.contains(e.box, slack=2)
-             and e.box.x < element.box.x + 0.15 * element.box.w]  # fmt: skip
-    if start:  # a row the parser read whole, its box inside at its start
+             and e.box.center[0] < element.box.center[0]]  # fmt: skip
+    if start:  # a row the parser read whole (a choice drawn as a button), its box inside
         return min(start, key=lambda e: e.box.x)
     before = [
         e
@@ -149,12 +149,17 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
         and e.box.y <= middle <= e.box.bottom
         and e.id != element.id
     ]
-    boxes = [e for e in before if e.kind in TOGGLES]
+    peers = [e.box for e in before if e.kind == element.kind and e.interactive]
+    boxes = [e for e in before if e.kind in TOGGLES
+             and not any(p.x >= e.box.right - 2 for p in peers)]  # fmt: skip
+    # a box with another choice like this one after it is that one's ("Just me", "2-10")
     if boxes and element.kind != "list_item":  # a mail list: the box at the row's start
         return min(boxes, key=lambda e: e.box.x)
     for cell in sorted(before, key=lambda e: -e.box.x):
         if cell.kind in TOGGLES:
-            return cell
+            if cell in boxes:
+                return cell
+            continue
         if cell.kind != "list_item":
             continue
         column = [e for e in screen.elements if abs(e.box.x - cell.box.x) <= 4

@@ -54,11 +54,13 @@ class Candidate:
     def point(self) -> tuple[int, int]:
         """Where to click: on the named words themselves ("eget" inside an OCR phrase
         "Donec ridiculus eget rhoncus"); on the box of a check box or radio read with its label
-        (a check list's row selects when its text is clicked, only its box ticks); else the
-        element's centre."""
+        (a check list's row selects when its text is clicked, only its box ticks), and on the
+        switch of one (its label is often a plain text, a switch some 1.7 times as wide as
+        high); else the element's centre."""
         box = self.element.box
-        if self.part is None and self.element.kind in ("checkbox", "radio") and box.w > 3 * box.h:
-            return (box.x + box.h // 2, box.center[1])
+        if self.part is None and self.element.kind in TOGGLE_KINDS and box.w > 3 * box.h:
+            across = box.h * (0.85 if self.element.kind == "toggle" else 0.5)
+            return (box.x + int(across), box.center[1])
         return (self.part or box).center
 
     def to_json(self) -> dict[str, object]:

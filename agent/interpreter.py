@@ -583,6 +583,7 @@ def interpret(task: str) -> list[Step]:
                 s.verb in _SUBMITS
                 and (s.verb != "form" or s.text)
                 and (s.verb != "intent" or s.text in _SUBMITTING_INTENTS)
+                and (s.verb != "unread" or s.where != "remark")
                 for s in steps[index + 1 :]
             )
         ):
@@ -633,6 +634,8 @@ _ANSWERS = frozenset({"yes", "no", "ok", "okay", "sure", "yep", "yeah", "nope", 
                       "fine", "alright", "right"})  # fmt: skip
 
 
-_SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form")
+_SUBMITS = ("click", "double_click", "press", "intent", "label", "save", "close", "form", "unread")
+"""Steps after a form sentence that may send it: then no button named by its verb is added
+("…, skip the invites and create it": "create it" is read on the screen, and presses Create)."""
 _SUBMITTING_INTENTS = frozenset({"affirm", "submit", "save", "next", "checkout"})
 """Intents whose button sends a form on ("keep me signed in" after a login keeps a box)."""

@@ -400,7 +400,9 @@ def _fill(
     named = {found[0].element.id: i for i, seg in enumerate(segments)
              if (found := _field_in(seg, known, set()))}  # fmt: skip
     pending: Field | None = None  # a field named with its value in the next segment
-    for index, segment in enumerate(segments):
+    index = -1
+    while (index := index + 1) < len(segments):
+        segment = segments[index]
         claimed = {field for field, i in named.items() if i > index}  # named further on
         if not named_only and (cell := _grid_reading(segment.text, screen)) is not None:
             steps.append(replace(cell, clause=words))  # "cleanliness excellent", "4 stars"
@@ -455,6 +457,10 @@ def _fill(
         used.add(field.element.id)
         if field.element.kind in TOGGLE_KINDS:
             steps.append(_toggle(field, negated, words))
+            rest = _Segment("", reading.tokens(after), after)
+            if after and _field_in(rest, known, used):  # "Pro plan billed yearly": two choices
+                segments.insert(index + 1, rest)
+                named = {f: i + (i > index) for f, i in named.items()}
             continue
         value = _of_its_kind(field, after or before)
         if not value:
@@ -808,10 +814,30 @@ def _intent(step: Step, screen: Screen) -> Settled:
         label = intent.labels[0]
         click = Step("click", step.clause, target=label, kind="button", where="exact")
         return Settled([*filled, click], f"a button that starts '{label}', once found")
+    if (onward := _wizard_onward(step, screen)) is not None:
+        return onward
     if intent.keys:
         keys = Step("press", step.clause, keys=intent.keys)
         return Settled([keys], f"no button means {intent.name}: pressing {'+'.join(intent.keys)}")
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
+
+
+def _wizard_onward(step: Step, screen: Screen) -> Settled | None:
+    """ "…, skip the invites": on a wizard's page (Back and Next both shown) with no button
+    for the step, the page it is about comes later (a step indicator may name it already):
+    Next, then the step again."""
+    topic = _value_words(step.target or "")
+    pages = int(step.where) if (step.where or "").isdigit() else 0
+    if not topic or pages >= MAX_PAGES:
+        return None
+    intents = lexicon().intents
+    onward, back = (intent_button(screen, intents[name]) for name in ("next", "back"))
+    if onward is None or back is None or onward.kind != "button" or onward is back:
+        return None
+    label = onward.text or onward.name
+    click = Step("click", step.clause, target=label, kind="button")
+    again = replace(step, where=str(pages + 1), soft=True)
+    return Settled([click, again], f"'{topic}' is on a later page: '{label}' first")
 
 
 _SENDING = frozenset({"submit", "checkout"})

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from clickwright.a11y import A11yNode
 
 TOGGLES = ("checkbox", "radio")
+LABELLED = (*TOGGLES, "toggle")
+"""Controls named by the text beside them (a switch too: "[o ] Yearly", "Dark mode [o ]")."""
 FIELDS = ("input", "combo")  # widgets that take a name from a label beside or above them
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
@@ -64,7 +66,7 @@ def fuse(
     selects the row, not the check box), named after its label, which stays a text of its own.
     """
     rows = [r for r in rows or [] if not _in_cell(r, widgets)]
-    splitting = [w for w in widgets if w.kind in TOGGLES + FIELDS + ("button",)]
+    splitting = [w for w in widgets if w.kind in LABELLED + FIELDS + ("button",)]
     texts = _split_at_widgets(texts, splitting)
     menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
     widgets = [_as_icon_button(w, texts) for w in widgets]
@@ -82,7 +84,7 @@ def fuse(
         and not any(w.box.iou(r.box) >= 0.5 for r in rows)
         and sum(w.box.contains_point(*r.box.center) for r in rows) < 2
     ]  # a selected list row, or a list's section, looks like a bar: its texts are no menus
-    hosts = [w for w in widgets if w.kind not in TOGGLES + CONTAINERS]
+    hosts = [w for w in widgets if w.kind not in LABELLED + CONTAINERS]
     inside: dict[int, list[TextBox]] = {}  # widget index in `hosts` -> texts within it
     free: list[TextBox] = []
     for text, host in zip(
@@ -95,7 +97,7 @@ def fuse(
 
     parts: list[Element] = []
     listed: list[Element] = []  # the lines of boxes holding a list, one item each
-    toggles = [w for w in widgets if w.kind in TOGGLES]
+    toggles = [w for w in widgets if w.kind in LABELLED]
     icons = [w.box for w in widgets if w.kind == "icon"]
     free = [t for t in free if not _is_toggle_glyph(t, toggles) and not _over_icons(t, icons)]
     for toggle, label in _pair_toggles(toggles, free):

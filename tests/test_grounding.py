@@ -172,6 +172,16 @@ def test_a_word_inside_a_phrase_is_clicked_on_that_word():
     assert rank(screen(whole), "Save")[0].point == whole.box.center
 
 
+def test_a_toggle_read_with_its_label_is_clicked_on_its_glyph():
+    """A check box's square, and a switch's track (its label is often plain text that does
+    nothing when clicked)."""
+    box = el(0, "checkbox", "Remember me", (10, 10, 120, 16))
+    switch = el(1, "toggle", "Yearly", (371, 212, 98, 25))
+    assert rank(screen(box), "Remember me")[0].point == (18, 18)
+    x, y = rank(screen(switch), "Yearly")[0].point
+    assert 371 < x < 371 + 43 and y == switch.box.center[1]
+
+
 def test_a_control_named_like_the_task_is_a_target_not_the_task_echoed():
     task = normalize("Sign up as Bo, with travel insurance")
     s = screen(

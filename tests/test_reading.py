@@ -50,6 +50,8 @@ CASES = [
       S("check", "Remember me"), S("label", text="log in")]),
     ("Book for 3 guests and click OK",
      [S("form", "for 3 guests", text="book"), S("click", "OK")]),
+    ("Book for 3 guests and create it",  # words read on the screen may press its button
+     [S("form", "for 3 guests", text="book"), S("unread", "create it")]),
     # widgets set to values
     ("set the brightness to 40", [S("set", "brightness", text="40")]),
     ("turn the volume down to 20", [S("set", "volume", text="20")]),

@@ -4,6 +4,7 @@ which row "the invoice from March" is, what "the code shown above" is."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -795,3 +796,52 @@ def test_a_denial_answers_the_question_it_names_in_the_screens_words():
         ("find", "contact you"),
         ("form", "don't contact me"),
     ]
+
+
+PLANS = screen(
+    el(0, "radio", "Free", (20, 60, 60, 20)),
+    el(1, "radio", "Pro", (120, 60, 60, 20), state=frozenset({"checked"})),
+    el(2, "text", "Monthly", (20, 20, 60, 20)),
+    el(3, "toggle", "Yearly", (90, 20, 100, 25)),
+    el(4, "button", "< Back", (20, 200, 70, 30)),
+    el(5, "button", "Continue", (600, 200, 90, 30)),
+)
+
+
+def test_a_choice_and_the_words_after_it_that_name_another_are_both_made():
+    assert read("Pro plan, billed yearly", PLANS) == [
+        ("click", "Pro", None),
+        ("check", "Yearly", None),
+    ]
+    with_plan = read("Set up the workspace with the Pro plan", PLANS)
+    assert with_plan == [("click", "Pro", None), ("click", "Set up", None)]  # "plan": nothing
+
+
+def test_an_intent_about_what_a_wizard_shows_later_goes_on_to_its_page():
+    (onward, again) = settle(interpret("skip the invites")[0], PLANS, Memory()).steps
+    assert (onward.verb, onward.target) == ("click", "Continue")
+    assert (again.verb, again.text, again.where, again.soft) == ("intent", "decline", "1", True)
+    last = replace(again, where="5")  # never more pages than a wizard has
+    assert [s.verb for s in settle(last, PLANS, Memory()).steps] == ["press"]
+
+
+def test_a_choice_drawn_as_a_button_is_ticked_with_its_own_radio():
+    """ "11-50" in a row of choices, each a button holding its radio: its own radio, never
+    the first one of the row (a mail list's box at the row's start is still that row's)."""
+    from clickwright.agent.actor import row_toggle
+
+    sizes = screen(
+        el(0, "button", "Just me", (309, 365, 100, 35)),
+        el(1, "button", "2-10", (417, 365, 83, 35)),
+        el(2, "button", "11-50", (508, 365, 91, 35)),
+        el(3, "radio", "", (327, 377, 13, 13)),
+        el(4, "radio", "", (435, 377, 13, 13)),
+        el(5, "radio", "", (526, 377, 13, 13)),
+    )
+    assert row_toggle(sizes, sizes.elements[2]).id == 5
+    mail = screen(
+        el(0, "checkbox", "", (10, 100, 14, 14)),
+        el(1, "icon", "star", (30, 100, 14, 14)),
+        el(2, "list_item", "Audrey", (60, 98, 120, 20)),
+    )
+    assert row_toggle(mail, mail.elements[2]).id == 0

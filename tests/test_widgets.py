@@ -485,6 +485,23 @@ def test_a_toggle_takes_the_text_on_its_right_and_keeps_its_state() -> None:
     assert one(elements, text="Elsewhere").kind == "text"
 
 
+def test_a_switch_is_named_by_the_text_beside_it() -> None:
+    """A billing switch between "Monthly" and "Yearly" is "Yearly" (on means the right-hand
+    word); a settings switch after its label is named by that label."""
+    billing = Widget(Box(371, 212, 43, 25), "toggle", 0.8)
+    dark = Widget(Box(400, 300, 43, 25), "toggle", 0.8, frozenset({"checked"}))
+    texts = [
+        text(304, 212, 61, 23, "Monthly"),
+        text(418, 216, 51, 17, "Yearly"),
+        text(300, 303, 80, 18, "Dark mode"),
+    ]
+    elements = fuse(texts, [billing, dark])
+    assert one(elements, text="Yearly").kind == "toggle"
+    assert one(elements, text="Monthly").kind == "text"
+    (switch,) = [e for e in elements if e.kind == "toggle" and e.name == "Dark mode"]
+    assert switch.state == {"checked"} and switch.box == dark.box
+
+
 def test_the_toggle_glyph_ocr_read_into_the_label_is_dropped() -> None:
     widgets = [
         Widget(Box(23, 168, 14, 14), "checkbox", 0.85, frozenset({"checked"})),
