@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from clickwright.agent.grounding import normalize, text_similarity
+from clickwright.agent.lexicon import lexicon
 from clickwright.agent.runlog import looks_secret
 from clickwright.types import Action, Box, Element, Frame, Screen, Status
 
@@ -130,3 +131,20 @@ def _state_at(screen: Screen, box: Box) -> str | None:
         if element.kind in ("checkbox", "radio", "toggle") and element.box.iou(box) > 0.5:
             return "checked" if "checked" in element.state else "unchecked"
     return None
+
+
+def complaint(before: Screen, after: Screen) -> str | None:
+    """A line `after` shows that `before` did not and that says the action was refused
+    ("Please agree to the terms to continue.", "Email is invalid"), or None."""
+    shown = {normalize(e.text) for e in before.elements if e.text}
+    for element in after.elements:
+        line = element.text.strip()
+        if not line or len(line) > COMPLAINT_LENGTH or normalize(line) in shown:
+            continue
+        if any(p.search(line) for p in lexicon().complaints):
+            return line
+    return None
+
+
+COMPLAINT_LENGTH = 120
+"""Longer lines are prose (a page's help text), not a message about the last action."""

@@ -112,6 +112,7 @@ class Executor:
             verdict = Verdict("retry", str(error))
             return Done(None, verdict, self.record(action, aim, before, None, verdict, purpose))
         acted = time.perf_counter()
+        state.acted_on = before
         if callable(expect):
             after, verdict = expect(before)
         else:

@@ -140,6 +140,7 @@ class Lexicon:
             (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]
         )
         self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
+        self.complaints = tuple(re.compile(p, re.I) for p in data["complaints"])
         self.amends = frozenset(data["amends"])
         self.starts = frozenset(data["starts"])
         self.ends = frozenset(data["ends"])

@@ -19,7 +19,7 @@ from typing import Any
 
 from clickwright.agent.actor import OfflineActor
 from clickwright.agent.config import ModelSettings
-from clickwright.agent.critic import Expectation, Verdict, expectation_for
+from clickwright.agent.critic import Expectation, Verdict, complaint, expectation_for
 from clickwright.agent.demos.knowledge import Knowledge
 from clickwright.agent.events import Outcome, RunObserver, RunResult
 from clickwright.agent.executor import CHANGE, Aim, Executor, Purpose, Verify, wait_for_text
@@ -187,7 +187,20 @@ def _follow_steps(state: RunState, team: Team, steps: list[Step]) -> tuple[Outco
     if state.settings.dry_run:
         return "done", "dry run: planned every step, acted on nothing"
     actor.confirm()
+    _not_refused(state)
     return "done", f"all {len(steps)} instruction(s) carried out"
+
+
+def _not_refused(state: RunState) -> None:
+    """A run whose last action made the screen complain ("Please agree to the terms to
+    continue.") did not do its task: it fails, saying what the screen said."""
+    if state.acted_on is None or state.screen is None:
+        return
+    if (said := complaint(state.acted_on, state.screen)) is not None:
+        raise StepFailed(
+            f"the screen says {said!r} after the last step",
+            "do what it asks in the task's words, or run with a model backend",
+        )
 
 
 def _hybrid(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, str]:
@@ -206,6 +219,7 @@ def _hybrid(state: RunState, team: Team, steps: list[Step]) -> tuple[Outcome, st
             memory.feedback = f"the built-in planner could not do it: {failure}"
             _act_with_model(state, team, one_goal=True)
     actor.confirm()
+    _not_refused(state)
     by_model = f", {len(handed)} of them by the model" if handed else ", no model call needed"
     return "done", f"all {len(steps)} instruction(s) carried out{by_model}"
 

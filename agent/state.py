@@ -122,6 +122,8 @@ class RunState:
     log: RunLog
     settings: RunSettings
     screen: Screen | None = None
+    acted_on: Screen | None = None
+    """The screen the latest action was taken on: what it changed is what it did."""
     observer: RunObserver = field(default_factory=RunObserver)
     stop: threading.Event = field(default_factory=threading.Event)
     capture_seconds: float = 0.0

@@ -226,3 +226,18 @@ def test_a_text_area_is_labelled_by_a_text_level_with_its_bottom():
     )
     labelled = {f.label: f.element.kind for f in fields(page)}
     assert labelled["Message"] == "input"
+
+
+def test_a_line_the_last_action_made_appear_may_say_it_was_refused():
+    from clickwright.agent.critic import complaint
+
+    form = screen(el(0, "text", "Please choose a plan", (0, 0, 200, 20)),
+                  el(1, "button", "Create workspace", (0, 40, 140, 30)))  # fmt: skip
+    refused = screen(*form.elements, el(2, "text", "Please agree to the terms to continue.",
+                                        (0, 80, 300, 20)))  # fmt: skip
+    assert complaint(form, refused) == "Please agree to the terms to continue."
+    assert complaint(form, form) is None  # an instruction shown before is no complaint
+    thanks = screen(el(0, "text", "Thanks! Please check your inbox to confirm.", (0, 0, 300, 20)))
+    assert complaint(form, thanks) is None
+    wrong = screen(el(0, "text", "Email address is invalid", (0, 0, 200, 20)))
+    assert complaint(form, wrong) == "Email address is invalid"
