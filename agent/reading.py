@@ -558,10 +558,20 @@ def _key_list(text: str) -> list[str]:
     return [k for k in re.split(r"\s*[+-]\s*", text.strip()) if k]
 
 
+def joins(toks: Sequence[Token], i: int) -> bool:
+    """Whether the token at `i` is a conjunction joining two of a form's values: "&" between
+    capitalised words is part of a name ("Kettle & Co", "Marks & Spencer")."""
+    if toks[i].word not in lexicon().conjunctions:
+        return False
+    if toks[i].word != "&" or not 0 < i < len(toks) - 1:
+        return True
+    return not (toks[i - 1].text[:1].isupper() and toks[i + 1].text[:1].isupper())
+
+
 def _items(clause: str, toks: Sequence[Token], start: int, end: int) -> list[str]:
     """ "Milk, Butter and Eggs" -> the items, cut at commas and conjunctions."""
-    conjunctions = lexicon().conjunctions
     items, first = [], start
+    conjunctions = lexicon().conjunctions
     for i in range(start, end + 1):
         if i == end or toks[i].word == "," or toks[i].word in conjunctions:
             if i > first:

@@ -578,7 +578,7 @@ def _segments(words: str) -> list[_Segment]:
             segments.append(_Segment(linker, list(current), text))
 
     for index, tok in enumerate(toks):
-        if tok.word in (",", ";", ":", "(", ")") or tok.word in lex.conjunctions:
+        if tok.word in (",", ";", ":", "(", ")") or reading.joins(toks, index):
             close()
             current, linker = [], ""
         elif tok.word in lex.linkers and not tok.quoted and index + 1 < len(toks):
@@ -733,8 +733,8 @@ def _a_value(words: str) -> bool:
 def _proper_name(words: str) -> str:
     """The run of capitalised words in a phrase ("Orbit Health" in "Orbit Health workspace"),
     or "" when there is none of two letters or more."""
-    runs = re.findall(r"(?:\b[A-Z][\w&.'-]+(?:\s+|$))+", words)
-    best = max((r.strip() for r in runs), key=len, default="")
+    runs = re.findall(r"(?:(?:\b[A-Z][\w&.'-]+|&)(?:\s+|$))+", words)  # "Kettle & Co"
+    best = max((r.strip(" &") for r in runs), key=len, default="")
     return best if len(best) >= 2 else ""
 
 

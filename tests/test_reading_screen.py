@@ -845,3 +845,10 @@ def test_a_choice_drawn_as_a_button_is_ticked_with_its_own_radio():
         el(2, "list_item", "Audrey", (60, 98, 120, 20)),
     )
     assert row_toggle(mail, mail.elements[2]).id == 0
+
+
+def test_an_ampersand_inside_a_name_is_part_of_the_value():
+    assert read("Sign up Kettle & Co with the email a@b.co", SIGNUP)[:2] == [
+        ("set", "Full name", "Kettle & Co"),
+        ("set", "Email", "a@b.co"),
+    ]
