@@ -171,6 +171,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
             return Settled([Step("click", clause, target=target)], f"'{target}' is shown")
     if step.where == "remark":
         return Settled([], "a remark on the step before: it names nothing on the screen")
+    if (onward := _wizard_onward(step, screen, back=False)) is not None:
+        return onward
     raise unreadable(clause, "and none of its words name anything on the screen")
 
 
@@ -326,6 +328,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         )  # a statement, a refusal, "make X a Y", a range
         if read is not None:
             return read
+        if (onward := _wizard_onward(step, screen, back=False)) is not None:
+            return onward
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
             "screen",
@@ -822,17 +826,21 @@ def _intent(step: Step, screen: Screen) -> Settled:
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
 
 
-def _wizard_onward(step: Step, screen: Screen) -> Settled | None:
-    """ "…, skip the invites": on a wizard's page (Back and Next both shown) with no button
-    for the step, the page it is about comes later (a step indicator may name it already):
-    Next, then the step again."""
-    topic = _value_words(step.target or "")
+def _wizard_onward(step: Step, screen: Screen, back: bool = True) -> Settled | None:
+    """ "…, skip the invites", "free plan": on a wizard's page with nothing the step names,
+    the page it is about comes later (a step indicator may name it already): Next, then the
+    step again. `back`: only where a Back button shows it is a wizard (an intent's own
+    button is otherwise never guessed to be Next)."""
+    topic = _value_words(step.target or step.clause)
     pages = int(step.where) if (step.where or "").isdigit() else 0
     if not topic or pages >= MAX_PAGES:
         return None
     intents = lexicon().intents
-    onward, back = (intent_button(screen, intents[name]) for name in ("next", "back"))
-    if onward is None or back is None or onward.kind != "button" or onward is back:
+    onward = intent_button(screen, intents["next"])
+    previous = intent_button(screen, intents["back"]) if back else None
+    if onward is None or onward.kind != "button" or onward is previous:
+        return None
+    if back and previous is None:
         return None
     label = onward.text or onward.name
     click = Step("click", step.clause, target=label, kind="button")

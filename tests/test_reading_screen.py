@@ -15,7 +15,7 @@ from clickwright.agent.interpreter import interpret
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Memory
 from clickwright.agent.settle import intent_button, read_value, row_words, settle
-from clickwright.errors import StepFailed
+from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Box, Element, Frame, Screen
 
 
@@ -852,3 +852,20 @@ def test_an_ampersand_inside_a_name_is_part_of_the_value():
         ("set", "Full name", "Kettle & Co"),
         ("set", "Email", "a@b.co"),
     ]
+
+
+def test_words_naming_nothing_on_a_wizards_page_go_on_to_its_next_page():
+    first = screen(
+        el(0, "text", "Company name", (20, 20, 100, 20)),
+        el(1, "input", "", (130, 16, 200, 28)),
+        el(2, "button", "Continue", (600, 200, 90, 30)),
+    )
+    (onward, again) = settle(interpret("free plan")[0], first, Memory()).steps
+    assert (onward.verb, onward.target, again.verb, again.where) == (
+        "click",
+        "Continue",
+        "unread",
+        "1",
+    )
+    with pytest.raises(TaskError):  # a page with no Next: nothing to go on to
+        settle(interpret("free plan")[0], screen(*first.elements[:2]), Memory())
