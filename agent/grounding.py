@@ -541,7 +541,7 @@ def grid_cell(screen: Screen, row: str, column: str) -> tuple[Element, Element, 
     if not wanted or not row.strip():
         return None
     labels = [e for e in screen.elements if e.kind in ("text", "link")
-              and _names_row(row, e.text)]  # fmt: skip
+              and names_row(row, e.text)]  # fmt: skip
     heads = [e for e in screen.elements if e.kind in ("text", "link", "button")
              and normalize(e.text) == wanted]  # fmt: skip
     controls = [e for e in screen.elements if e.interactive and e.kind in (
@@ -558,7 +558,17 @@ def grid_cell(screen: Screen, row: str, column: str) -> tuple[Element, Element, 
     return None
 
 
-def _names_row(words: str, text: str) -> bool:
+def grid_column(screen: Screen, column: str) -> list[tuple[Element, Element, Element]]:
+    """Every row of a table of controls at the column `column` heads, top to bottom."""
+    found: dict[int, tuple[Element, Element, Element]] = {}
+    for label in screen.elements:
+        if label.kind in ("text", "link") and label.text.strip():
+            if (cell := grid_cell(screen, label.text, column)) is not None and cell[0] is label:
+                found.setdefault(cell[2].id, cell)
+    return sorted(found.values(), key=lambda c: c[2].box.y)
+
+
+def names_row(words: str, text: str) -> bool:
     """Whether a row's label holds the words ("staff" in "Friendliness of the staff")."""
     said, shown = normalize(words).split(), normalize(text).split()
     return bool(said) and all(

@@ -141,6 +141,8 @@ class Lexicon:
         )
         self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
         self.complaints = tuple(re.compile(p, re.I) for p in data["complaints"])
+        self.every_row = frozenset(data["every_row"])
+        self.every_row_fillers = frozenset(data["every_row_fillers"])
         self.amends = frozenset(data["amends"])
         self.starts = frozenset(data["starts"])
         self.ends = frozenset(data["ends"])

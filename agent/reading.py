@@ -282,11 +282,12 @@ def _build(
     clause: str, toks: list[Token], start: int, c: _Candidate, after: Step | None
 ) -> list[Step] | None:
     """The step(s) one reading gives, or None when its slots do not hold what it needs: a
-    quoted span is a value whole, never a part of one, and a slot holds more than "the"."""
+    quoted span is a value whole, never a part of one (but a form's fields hold values among
+    their labels), and a slot holds more than "the"."""
     lex = lexicon()
     c = replace(c, slots={k: _quoted_name(toks, a, b) for k, (a, b) in c.slots.items()})
     for name, (a, b) in c.slots.items():
-        if b - a > 1 and any(t.quoted for t in toks[a:b]):
+        if b - a > 1 and any(t.quoted for t in toks[a:b]) and name != "fields":
             return None
         if (
             name not in ("what", "topic")

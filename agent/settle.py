@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from clickwright.agent import reading
-from clickwright.agent.clauses import Step
+from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date
 from clickwright.agent.embeddings import vectors
 from clickwright.agent.grounding import (
@@ -28,6 +28,8 @@ from clickwright.agent.grounding import (
     Field,
     fields,
     grid_cell,
+    grid_column,
+    names_row,
     normalize,
     rank,
     row_menu,
@@ -314,7 +316,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     if step.soft and not step.text and len(said) == 2 and not _names_a_label(said[0], screen):
         if (acted := _row_verb(said[0], said[1], step.clause, screen)) is not None:
             return acted  # "refund order 1083": no label, a verb the row carries
-    filled = _fill(step.target or "", screen, after_verb=bool(step.text))
+    left: list[str] = []
+    filled = _fill(step.target or "", screen, after_verb=bool(step.text), left=left)
     named = _LABELLED.fullmatch((step.target or "").strip())
     tabled = any(s.verb == "grid" for s in filled)  # "Rate the stay 4 stars: …": a table's
     if named and not step.text and not tabled and not _labelled_as(screen, named[1]):
@@ -343,24 +346,19 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     filled = [replace(s, clause=step.clause) for s in filled]
     pages = int(step.where or "0")
     on = intent_button(screen, lexicon().intents["next"])
-    rest = _unplaced(step.target or "", filled)
-    if step.text and rest and on is not None and on.kind == "button" and pages < MAX_PAGES:
-        onward = Step("click", step.clause, target=on.text, kind="button")
-        later = replace(step, target=rest, soft=True, where=str(pages + 1))  # the next page's
+    rest = ", ".join(left)
+    if not rest or pages >= MAX_PAGES:
+        return Settled(filled, "a field per label")
+    later = replace(step, target=rest, soft=True, where=str(pages + 1))
+    if step.text and on is not None and on.kind == "button":
+        onward = Step("click", step.clause, target=on.text, kind="button")  # the next page's
         return Settled([*filled, onward, later], f"a field per label, then '{on.text}'")
-    return Settled(filled, "a field per label")
+    down = Step("scroll", step.clause, direction="down", amount=FURTHER_DOWN)
+    return Settled([*filled, down, later], "a field per label, then the rest further down")
 
 
-def _unplaced(words: str, placed: Sequence[Step]) -> str:
-    """The parts of a form sentence no step of this page took (a wizard's next page may hold
-    their fields), each with the word that linked it."""
-    used = [normalize(s.text or s.target or "") for s in placed]
-    kept = []
-    for segment in _segments(words)[1:]:  # the first is what the verb makes
-        value = normalize(_value_words(segment.text))
-        if value and not any(u and (u in value or value in u) for u in used):
-            kept.append(f"{segment.linker} {segment.text}".strip())
-    return ", ".join(kept)
+FURTHER_DOWN = 5
+"""Wheel clicks between two looks down a long form for the fields of the rest of a sentence."""
 
 
 MAX_PAGES = 5
@@ -391,11 +389,18 @@ def _verb_in_a_label(step: Step, screen: Screen) -> list[Step]:
 
 
 def _fill(
-    words: str, screen: Screen, after_verb: bool = False, named_only: bool = False
+    words: str,
+    screen: Screen,
+    after_verb: bool = False,
+    named_only: bool = False,
+    left: list[str] | None = None,
 ) -> list[Step]:
     """Steps that fill the fields `words` names: set, tick, untick, choose. `after_verb`: the
     words follow a form verb, whose object ("contact support", "book a room") is no value;
-    `named_only`: no field is guessed for a value its label does not come with."""
+    `named_only`: no field is guessed for a value its label does not come with; `left` gets
+    the pieces after the first (what the verb makes, or what the sentence is about) that no
+    step took, each with the word that linked it: their fields may be on a later page or
+    further down."""
     lex = lexicon()
     known = fields(screen) + unseen_sliders(screen)
     segments = _segments(words)
@@ -404,12 +409,14 @@ def _fill(
     named = {found[0].element.id: i for i, seg in enumerate(segments)
              if (found := _field_in(seg, known, set()))}  # fmt: skip
     pending: Field | None = None  # a field named with its value in the next segment
+    made: list[tuple[_Segment, int]] = []  # each piece with the steps there were before it
     index = -1
     while (index := index + 1) < len(segments):
         segment = segments[index]
+        made.append((segment, len(steps) if pending is None else -1))
         claimed = {field for field, i in named.items() if i > index}  # named further on
-        if not named_only and (cell := _grid_reading(segment.text, screen)) is not None:
-            steps.append(replace(cell, clause=words))  # "cleanliness excellent", "4 stars"
+        if cells := _grid_reading(segment.text, screen, steps):
+            steps += [replace(c, clause=words) for c in cells]  # both named: row and column
             continue
         found = _field_in(segment, known, used)
         negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
@@ -442,7 +449,7 @@ def _fill(
             if negated or lex.persons & set(words_of(value)):
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
             if after_verb and index == 0 and not segment.linker and not _a_value(value):
-                proper = _proper_name(value)  # "Create the Orbit Health workspace": its name
+                proper = unquote(value) or _proper_name(value)  # "Create the Orbit Health …"
                 free = [f for f in known if f.element.id not in used | claimed
                         and f.element.kind == "input" and not f.element.text.strip()
                         and "name" in words_of(f.label)]  # fmt: skip
@@ -471,6 +478,11 @@ def _fill(
             pending = field
             continue
         steps.append(_set_field(field, value))
+    if left is not None:
+        ends = [n for _, n in made[1:]] + [len(steps)]
+        left += [f"{segment.linker} {segment.text}".strip()
+                 for i, ((segment, before), end) in enumerate(zip(made, ends, strict=True))
+                 if before == end and i > 0]  # fmt: skip  # the first: what the verb makes
     return steps + _repeated(steps, known, used)
 
 
@@ -505,20 +517,33 @@ def _choice_shown(screen: Screen, value: str) -> Element | None:
 _STARS = re.compile(r"(?:\b|^)(\w+)\s+stars?\b", re.I)
 
 
-def _grid_reading(words: str, screen: Screen) -> Step | None:
+def _grid_reading(words: str, screen: Screen, made: Sequence[Step] = ()) -> list[Step]:
     """ "cleanliness excellent" in a table of choices (a row "Cleanliness of the room", a
-    column "Excellent"), or "4 stars" before a row of stars: the control to choose."""
+    column "Excellent"), "everything in the table Good" (each row the steps `made` so far
+    did not set), or "4 stars" before a row of stars: the controls to choose."""
     lex = lexicon()
     if (m := _STARS.search(words)) is not None and (n := lex.number(m[1].lower())):
         stars = star_row(screen)
         if 1 <= n <= len(stars):
-            return Step("grid", words, target="stars", nth=int(n))
+            return [Step("grid", words, target="stars", nth=int(n))]
     said = words.split()
     for cut in range(1, len(said)):
         row, column = " ".join(said[:cut]), _value_words(" ".join(said[cut:]))
+        if _every_row(row) and (cells := grid_column(screen, column)):
+            set_ = [s.target or "" for s in made if s.verb == "grid"]
+            return [Step("grid", words, target=label.text, destination=head.text)
+                    for label, head, _ in cells
+                    if not any(names_row(r, label.text) for r in set_)]  # fmt: skip
         if (cell := grid_cell(screen, row, column)) is not None:
-            return Step("grid", words, target=row, destination=cell[1].text)
-    return None
+            return [Step("grid", words, target=row, destination=cell[1].text)]
+    return []
+
+
+def _every_row(words: str) -> bool:
+    """ "everything in the table", "all the rest", "each row": every row of a table."""
+    lex = lexicon()
+    said = set(words_of(words)) - lex.determiners
+    return bool(said & lex.every_row) and said <= lex.every_row | lex.every_row_fillers
 
 
 def _of_its_kind(field: Field, value: str) -> str:
@@ -585,7 +610,12 @@ def _segments(words: str) -> list[_Segment]:
         if tok.word in (",", ";", ":", "(", ")") or reading.joins(toks, index):
             close()
             current, linker = [], ""
-        elif tok.word in lex.linkers and not tok.quoted and index + 1 < len(toks):
+        elif (
+            tok.word in lex.linkers
+            and not tok.quoted
+            and index + 1 < len(toks)
+            and not (current and _every_row(" ".join(t.word for t in current)))
+        ):  # "everything in the table Good" is one piece
             close()
             current, linker = [], tok.word
         else:
@@ -762,7 +792,9 @@ def _names(value: str, free: Sequence[Field]) -> list[tuple[Field, str]]:
 
 
 def _set_field(field: Field, value: str) -> Step:
-    """Setting a field; a number in words ("two adults") is set as its digits."""
+    """Setting a field; a number in words ("two adults") is set as its digits, a quoted
+    value as what is inside its quotes."""
+    value = unquote(value.strip()) or value
     number = lexicon().number(value.lower()) if value.isalpha() else None
     if number is not None and number == int(number):
         value = str(int(number))

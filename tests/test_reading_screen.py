@@ -869,3 +869,46 @@ def test_words_naming_nothing_on_a_wizards_page_go_on_to_its_next_page():
     )
     with pytest.raises(TaskError):  # a page with no Next: nothing to go on to
         settle(interpret("free plan")[0], screen(*first.elements[:2]), Memory())
+
+
+def test_quoted_values_in_a_form_sentence_are_set_without_their_quotes():
+    assert read("Sign up 'Ada Lovelace' with the email 'ada@x.org'", SIGNUP)[:2] == [
+        ("set", "Full name", "Ada Lovelace"),
+        ("set", "Email", "ada@x.org"),
+    ]
+    survey = screen(
+        el(0, "text", "Anything else you'd like to tell us?", (20, 20, 260, 20)),
+        el(1, "input", "", (20, 50, 500, 80)),
+    )
+    assert read("comment 'Lovely view from room 412'", survey) == [
+        ("set", "Anything else you'd like to tell us?", "Lovely view from room 412")
+    ]
+
+
+def test_every_row_of_a_table_of_choices_and_the_rest_after_one():
+    def row(y: int, name: str, first: int) -> list[Element]:
+        return [el(first, "text", name, (20, y, 150, 18)),
+                el(first + 1, "radio", "", (300, y, 14, 14)),
+                el(first + 2, "radio", "", (400, y, 14, 14))]  # fmt: skip
+
+    table = screen(
+        el(0, "text", "Poor", (290, 10, 40, 18)),
+        el(1, "text", "Good", (390, 10, 40, 18)),
+        *row(40, "Cleanliness of the room", 2),
+        *row(80, "Friendliness of the staff", 5),
+        *row(120, "Breakfast", 8),
+    )
+    assert read("everything in the table Good", table) == [
+        ("grid", "Cleanliness of the room", None, {"destination": "Good"}),
+        ("grid", "Friendliness of the staff", None, {"destination": "Good"}),
+        ("grid", "Breakfast", None, {"destination": "Good"}),
+    ] or [s[:2] for s in read("everything in the table Good", table)] == [
+        ("grid", "Cleanliness of the room"),
+        ("grid", "Friendliness of the staff"),
+        ("grid", "Breakfast"),
+    ]
+    assert [s[:2] for s in read("staff poor, all the rest good", table)] == [
+        ("grid", "staff"),
+        ("grid", "Cleanliness of the room"),
+        ("grid", "Breakfast"),
+    ]
