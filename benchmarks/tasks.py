@@ -36,7 +36,9 @@ and split by a rule fixed before any task was written (`split_set4`): per progra
 (rounded down) of the ids whose sha256("clickwright-set4/<id>") sorts first is held out, split
 "heldout3", the rest is "dev"; web tasks by their page (the first half of the pages in
 sha256("clickwright-set4/<page>") order, each with its tasks). The engineers tuning the agent
-read only tasks_dev4.
+read only tasks_dev4. Set 5 (benchmarks/tasks_dev5/ and benchmarks/tasks_heldout4/) was made
+the same way and split by the same rule with the salt "clickwright-set5/" (`split_set5`, both
+built on `split_set`), its held-out half "heldout4"; the engineers read only tasks_dev5.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -94,16 +96,19 @@ WEB = CORPUS / "web"
 CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
 SET4_SALT = "clickwright-set4/"
+SET5_SALT = "clickwright-set5/"
 WHOLE_SPLITS = {
     "tasks_heldout2": "heldout2",
     "tasks_dev2": "dev",
     "tasks_dev3": "dev",
     "tasks_dev4": "dev",
     "tasks_heldout3": "heldout3",
+    "tasks_dev5": "dev",
+    "tasks_heldout4": "heldout4",
 }
-"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 and 3,
-and the second to fourth dev sets."""
-SPLITS = ("dev", "heldout", "heldout2", "heldout3")
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 4,
+and the second to fifth dev sets."""
+SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4")
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -248,24 +253,34 @@ def held_out(tasks: list[Task]) -> set[str]:
     return {i for ranked in _ranked(tasks, SALT) for i in ranked[: len(ranked) // 3]}
 
 
-def split_set4(tasks: list[Task]) -> dict[str, str]:
-    """Set 4's fixed rule, on both its folders together: per program, the first half (rounded
-    down) of the ids in sha256("clickwright-set4/<id>") order is "heldout3", the rest "dev".
-    Web tasks (chromium) are split by page, so no page is in both halves: the first half of
-    the pages in sha256("clickwright-set4/<page file name>") order is held out with its tasks."""
+def split_set(tasks: list[Task], salt: str, held: str) -> dict[str, str]:
+    """A set's fixed rule, on both its folders together: per program, the first half (rounded
+    down) of the ids in sha256(salt + id) order is `held`, the rest "dev". Web tasks (chromium)
+    are split by page, so no page is in both halves: the first half of the pages in
+    sha256(salt + page file name) order is held out with its tasks."""
     web = [t for t in tasks if t.program == "chromium"]
     split = {
-        i: "heldout3" if n < len(ranked) // 2 else "dev"
-        for ranked in _ranked([t for t in tasks if t.program != "chromium"], SET4_SALT)
+        i: held if n < len(ranked) // 2 else "dev"
+        for ranked in _ranked([t for t in tasks if t.program != "chromium"], salt)
         for n, i in enumerate(ranked)
     }
     pages = sorted(
         {str(t.setup.get("page", "")) for t in web},
-        key=lambda p: hashlib.sha256((SET4_SALT + p).encode()).hexdigest(),
+        key=lambda p: hashlib.sha256((salt + p).encode()).hexdigest(),
     )
-    held = set(pages[: len(pages) // 2])
-    split.update({t.id: "heldout3" if t.setup.get("page") in held else "dev" for t in web})
+    first = set(pages[: len(pages) // 2])
+    split.update({t.id: held if t.setup.get("page") in first else "dev" for t in web})
     return split
+
+
+def split_set4(tasks: list[Task]) -> dict[str, str]:
+    """Set 4's fixed rule (`split_set` with the salt "clickwright-set4/"): "heldout3" or "dev"."""
+    return split_set(tasks, SET4_SALT, "heldout3")
+
+
+def split_set5(tasks: list[Task]) -> dict[str, str]:
+    """Set 5's fixed rule (`split_set` with the salt "clickwright-set5/"): "heldout4" or "dev"."""
+    return split_set(tasks, SET5_SALT, "heldout4")
 
 
 def problems(tasks: list[Task]) -> list[str]:

@@ -245,3 +245,58 @@ def test_speedcrunch_display_in_another_base(tmp_path: Path) -> None:
     assert tc.check(hexa, out(tmp_path, display="0xBEE\n"))[0]
     assert not tc.check(hexa, out(tmp_path, display="3054"))[0]
     assert not tc.check(hexa, out(tmp_path, display=None))[0]
+
+
+# ---- set 5 (benchmarks/tasks_dev5/ + tasks_heldout4/): one set split by a fixed rule -------
+
+DEV5 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev5")
+HELDOUT4 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout4")
+
+
+def test_set_5_is_sound_and_split_by_its_rule() -> None:
+    """Both halves together follow split_set5 (per program, the first half of the ids in
+    sha256("clickwright-set5/<id>") order held out; web tasks by page); checked for form only,
+    never printed."""
+    both = [*DEV5, *HELDOUT4]
+    assert tc.problems(both) == []
+    assert {t.split for t in DEV5} == {"dev"} and {t.split for t in HELDOUT4} == {"heldout4"}
+    assert {t.id: t.split for t in both} == tc.split_set5(both)
+    assert all(t.reference for t in both)  # each check is tested by a run that does the task
+    assert len(both) >= 50
+    web = [t for t in both if t.program == "chromium"]
+    assert len(web) >= 25 and {t.scale for t in web} == {1, 2}
+    pages = {half: {t.setup["page"] for t in half_tasks if t.program == "chromium"}
+             for half, half_tasks in (("dev", DEV5), ("held", HELDOUT4))}  # fmt: skip
+    assert len(pages["dev"]) == len(pages["held"]) == 3 and not pages["dev"] & pages["held"]
+    assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in web)
+    desktop = [t for t in both if t.program != "chromium"]
+    assert len(desktop) >= 20 and len({t.program for t in desktop}) >= 8
+    weak = {"multi-field", "editor", "row-by-content", "read-then-use", "intent", "consent"}
+    for half in (DEV5, HELDOUT4):
+        assert weak | {"widget-value"} <= {c for t in half for c in t.classes}
+
+
+def test_set_5_shares_no_id_with_other_sets() -> None:
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3]
+    both = [*DEV5, *HELDOUT4]
+    assert not {t.id for t in both} & {t.id for t in others}
+    assert tc.problems([*others, *both]) == []  # every corpus side by side
+
+
+def test_set_5_rule_catches_a_moved_task() -> None:
+    both = [*DEV5, *HELDOUT4]
+    first = HELDOUT4[0]
+    moved = tc.Task(**{**first.__dict__, "split": "dev"})
+    changed = [moved if t.id == first.id else t for t in both]
+    assert {t.id: t.split for t in changed} != tc.split_set5(changed)
+    assert any("held out whole" in line for line in tc.problems([moved]))
+
+
+def test_split_set_is_the_rule_of_sets_4_and_5() -> None:
+    """split_set4 and split_set5 are one rule with their own salt and held-out name."""
+    set4 = [*DEV4, *HELDOUT3]
+    assert tc.split_set(set4, "clickwright-set4/", "heldout3") == tc.split_set4(set4)
+    set5 = [*DEV5, *HELDOUT4]
+    assert tc.split_set(set5, "clickwright-set5/", "heldout4") == tc.split_set5(set5)
+    assert set(tc.split_set5(set5).values()) == {"dev", "heldout4"}
+    assert tc.split_set(set5, "another-salt/", "heldout4") != tc.split_set5(set5)
