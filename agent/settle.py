@@ -423,6 +423,10 @@ def _fill(
         if found is None and (measured := _measured(segment)) is not None:
             steps.append(Step("set", words, target=measured[0], text=measured[1]))
             continue  # "100 wide" with no Width shown: looked for where it may be
+        if found is None and (switch := _switch_off_side(segment.text, screen, known, used)):
+            steps.append(_toggle(switch, not negated, words))  # "paid monthly": its side off
+            used.add(switch.element.id)
+            continue
         if found is None and named_only and pending is None:
             continue
         if found is None:
@@ -442,6 +446,7 @@ def _fill(
                 steps.append(_toggle(option, negated, words))
                 used.add(option.element.id)
                 continue
+
             if (answer := _answer(segment.text, screen, known, used, negated)) is not None:
                 steps.append(_toggle(answer, False, words))  # "I won't come back": No
                 used.add(answer.element.id)
@@ -704,6 +709,23 @@ def _option(value: str, known: Sequence[Field], used: set[int]) -> Field | None:
 
     inside = [f for f in toggles if holds(words_of(f.label))]
     return inside[0] if len(inside) == 1 else None  # "the stay excellent": Excellent
+
+
+def _switch_off_side(
+    value: str, screen: Screen, known: Sequence[Field], used: set[int]
+) -> Field | None:
+    """The switch a value names by the word on its left ("Monthly [o ] Yearly": "paid
+    monthly"), which it shows when it is off."""
+    switches = [f for f in known if f.element.kind == "toggle" and f.element.id not in used]
+    for field in switches:
+        box = field.element.box
+        left = [t for t in screen.elements if t.kind == "text"
+                and abs(t.box.center[1] - box.center[1]) <= box.h / 2
+                and 0 <= box.x - t.box.right <= box.h]  # fmt: skip
+        said = words_of(value)
+        if any(words_of(t.text) and set(words_of(t.text)) <= set(said) for t in left):
+            return field
+    return None
 
 
 def _field_for_value(

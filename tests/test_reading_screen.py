@@ -813,6 +813,7 @@ def test_a_choice_and_the_words_after_it_that_name_another_are_both_made():
         ("click", "Pro", None),
         ("check", "Yearly", None),
     ]
+    assert read("Pro plan, paid monthly", PLANS)[1] == ("uncheck", "Yearly", None)  # its left
     with_plan = read("Set up the workspace with the Pro plan", PLANS)
     assert with_plan == [("click", "Pro", None), ("click", "Set up", None)]  # "plan": nothing
 
