@@ -292,14 +292,17 @@ def inserted(
         if where == "start line":
             return new + "\n" + text
         m = _words(anchor).search(text)
-        if m is None:
+        about = line_about(text, anchor) if m is None and where in ("below", "above") else None
+        if m is None and about is None:
             return None
-        start, end = _line_span(text, m.start())
+        start, end = _line_span(text, m.start() if m is not None else about)  # "the email line"
         indent = re.match(r"[ \t]*", text[start:])[0]  # type: ignore[index]
         if where == "below":
             return text[:end] + "\n" + indent + new + text[end:]
         if where == "above":
             return text[:start] + indent + new + "\n" + text[start:]
+        if m is None:
+            return None
         m2 = _words(after).search(text, m.end()) if after else None
         if m2 is None or "\n" in text[m.end() : m2.start()]:
             return text[:end] + "\n" + indent + new + text[end:]

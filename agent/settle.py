@@ -834,7 +834,43 @@ def _set(step: Step, screen: Screen) -> Settled:
     if not named and (cell := _cell_of(screen, step.target or "")) is not None:
         typed = Step("type", step.clause, target=cell, kind="cell", text=step.text)
         return Settled([typed], f"cell {cell}: the column and the row {step.target!r} names")
+    if not named and (line := _setting_line(screen, step.target or "")) is not None:
+        change = Step("change", step.clause, target=step.target, text=step.text, old=line[1],
+                      where="line")  # fmt: skip
+        return Settled([change], f"'{line[0].text}' in the text")
     return _same(step)
+
+
+_SWITCHED = (("true", "false"), ("yes", "no"), ("on", "off"), ("1", "0"),
+             ("enabled", "disabled"), ("enable", "disable"))  # fmt: skip
+"""The values a setting in a text file is switched between."""
+
+
+def _setting_line(screen: Screen, name: str) -> tuple[Element, str] | None:
+    """The line of a text that sets `name` ("timeout = 30", "debug: true") and its value."""
+    words = [re.escape(w) for w in re.split(r"[\s_-]+", name.strip()) if w]
+    if not words:
+        return None
+    setting = re.compile(rf"^\s*{'[ _-]?'.join(words)}\s*[=:]\s*(\S+)", re.I)
+    for element in screen.elements:
+        if element.kind in ("text", "input") and (m := setting.match(element.text)):
+            return element, m[1].strip("\"',;")
+    return None
+
+
+def _switched_on_line(step: Step, screen: Screen) -> Settled | None:
+    """ "switch debug off" in a config file: "debug = true" becomes "debug = false"."""
+    if (line := _setting_line(screen, step.target or "")) is None:
+        return None
+    value = line[1]
+    for on, off in _SWITCHED:
+        if value.lower() in (on, off):
+            new = on if step.verb == "check" else off
+            new = new.upper() if value.isupper() else new.title() if value.istitle() else new
+            change = Step("change", step.clause, target=step.target, text=new, old=value,
+                          where="line")  # fmt: skip
+            return Settled([change], f"'{line[0].text}' in the text")
+    return None
 
 
 # ---- a button by what it means -------------------------------------------------------------------
@@ -1590,10 +1626,13 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     toggles = step.verb in ("check", "uncheck")
     if step.nth and (paged := _nth_in_pages(step, screen)) is not None:
         return paged
+    if toggles and (switched := _switched_on_line(step, screen)) is not None:
+        return switched  # "debug = true" in a text: no box to tick
     if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
         return _labelled_verb(step, screen) or _same(step)
     if toggles and _labelled_box(screen, target):
         return _same(step, f"'{target}' is the label of a box")
+
     if toggles and (addressed := _addressed(target)) != target:  # "contact me": "contact you"
         if _toggle_named(screen, addressed) or not _shown(screen, target):
             return _same(replace(step, target=addressed), "the screen says 'you' for 'me'")

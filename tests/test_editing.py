@@ -48,6 +48,10 @@ def test_lines_are_added_below_above_between_and_at_the_ends():
     assert inserted("two", "between", "one", "three")("one, three\n") == "one, two, three\n"
     assert inserted("two", "between", "one", "three")("one\nthree\n") == "one\ntwo\nthree\n"
     assert inserted("z", "below", "nowhere")(code) is None
+    card = "Name: Eva Lind\nEmail: eva@lind.se\nCity: Uppsala\n"
+    assert inserted("Phone: 070", "below", "email line")(card) == (  # the line about email
+        "Name: Eva Lind\nEmail: eva@lind.se\nPhone: 070\nCity: Uppsala\n"
+    )
 
 
 def test_a_line_is_deleted_by_its_place():

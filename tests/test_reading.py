@@ -50,6 +50,12 @@ CASES = [
       S("check", "Remember me"), S("label", text="log in")]),
     ("Book for 3 guests and click OK",
      [S("form", "for 3 guests", text="book"), S("click", "OK")]),
+    # idioms said another way first (lexicon rewrites)
+    ("how much is a 15% tip on a bill of 86.40?", [S("compute", text="86.4 * 0.15 =")]),
+    ("rename the function calc_total to compute_total everywhere in shop.py",
+     [S("change", text="compute_total", old="calc_total", every=True)]),
+    ("write a shopping list with oat milk, coffee beans and lemons, one per line",
+     [S("lines", text="oat milk\ncoffee beans\nlemons")]),
     ("Book for 3 guests and create it",  # words read on the screen may press its button
      [S("form", "for 3 guests", text="book"), S("unread", "create it")]),
     # widgets set to values

@@ -913,3 +913,16 @@ def test_every_row_of_a_table_of_choices_and_the_rest_after_one():
         ("grid", "Cleanliness of the room"),
         ("grid", "Breakfast"),
     ]
+
+
+def test_a_setting_in_a_text_file_is_set_or_switched_on_its_line():
+    ini = screen(
+        el(0, "text", "[server]", (10, 10, 80, 18)),
+        el(1, "text", "timeout = 30", (10, 50, 120, 18)),
+        el(2, "text", "debug = true", (10, 70, 120, 18)),
+    )
+    assert read("In app.ini set the timeout to 45 and switch debug off, then save", ini) == [
+        ("change", "timeout", "45", {"old": "30"}),
+        ("change", "debug", "false", {"old": "true"}),
+        ("press", None, None, {"keys": ("ctrl", "s")}),
+    ]
