@@ -321,7 +321,10 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     named = _LABELLED.fullmatch((step.target or "").strip())
     tabled = any(s.verb == "grid" for s in filled)  # "Rate the stay 4 stars: …": a table's
     if named and not step.text and not tabled and not _labelled_as(screen, named[1]):
-        return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
+        told: list[str] = []  # "new expense pls: Client lunch, 1240, …": what it is about
+        if not (given := _fill(named[2], screen, left=told)):
+            return Settled([Step("set", step.clause, target=named[1], text=named[2])], "its label")
+        filled, left = given, told
     if not filled and not step.text:
         read = (
             _stated(step.clause, screen)
@@ -410,6 +413,7 @@ def _fill(
              if (found := _field_in(seg, known, set()))}  # fmt: skip
     pending: Field | None = None  # a field named with its value in the next segment
     made: list[tuple[_Segment, int]] = []  # each piece with the steps there were before it
+    remarks: list[_Segment] = []
     index = -1
     while (index := index + 1) < len(segments):
         segment = segments[index]
@@ -451,7 +455,8 @@ def _fill(
                 steps.append(_toggle(answer, False, words))  # "I won't come back": No
                 used.add(answer.element.id)
                 continue
-            if negated or lex.persons & set(words_of(value)):
+            if negated or lex.persons & set(words_of(value)) or _about_it(value):
+                remarks.append(segment)  # read, and no value: nothing to carry further
                 continue  # "don't ask me …", "ask them to call": an instruction, no value
             if after_verb and index == 0 and not segment.linker and not _a_value(value):
                 proper = unquote(value) or _proper_name(value)  # "Create the Orbit Health …"
@@ -487,8 +492,14 @@ def _fill(
         ends = [n for _, n in made[1:]] + [len(steps)]
         left += [f"{segment.linker} {segment.text}".strip()
                  for i, ((segment, before), end) in enumerate(zip(made, ends, strict=True))
-                 if before == end and i > 0]  # fmt: skip  # the first: what the verb makes
+                 if before == end and i > 0 and segment not in remarks]  # fmt: skip
     return steps + _repeated(steps, known, used)
+
+
+def _about_it(value: str) -> bool:
+    """ "it goes", "that's all": a pronoun and a verb say something of a value, and are none."""
+    said = words_of(value)
+    return len(said) >= 2 and said[0] in ("it", "this", "that", "they", "these", "those")
 
 
 def _repeated(steps: list[Step], known: Sequence[Field], used: set[int]) -> list[Step]:
@@ -761,6 +772,10 @@ def _field_for_value(
     empty = {f.element.id: f for f in free if f.element.kind == "input" and not f.element.text}
     if len(empty) == 1 and (len(value.split()) == 1 and not choices or _looks_like_name(value)):
         return [(*empty.values(), value)]  # "sign in: mia@web.no, Tr0ub4dor": the one left
+    order = sorted([*empty.values(), *choices.values()], key=lambda f: f.element.box.y)
+    data = value[:1].isupper() or any(c.isdigit() for c in value)  # not "the default …"
+    if data and order and order[0].element.kind == "input":
+        return [(order[0], value)]  # "Client lunch, 1240, …": the values in the form's order
     if len(choices) != 1 or len(value.split()) > 2:
         return []  # the one choice box takes a short value, not a phrase ("new windows …")
     return [(*choices.values(), value)]

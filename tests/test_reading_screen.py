@@ -926,3 +926,20 @@ def test_a_setting_in_a_text_file_is_set_or_switched_on_its_line():
         ("change", "debug", "false", {"old": "true"}),
         ("press", None, None, {"keys": ("ctrl", "s")}),
     ]
+
+
+def test_values_without_labels_after_a_topic_go_into_the_form_in_its_order():
+    expense = screen(
+        el(0, "text", "Description", (451, 356, 74, 34)),
+        el(1, "input", "", (535, 356, 168, 34)),
+        el(2, "text", "Amount", (451, 396, 51, 34)),
+        el(3, "input", "", (535, 396, 168, 34)),
+        el(4, "text", "Category", (451, 436, 59, 34)),
+        el(5, "combo", "", (535, 436, 168, 34)),
+        el(6, "button", "OK", (758, 479, 86, 34)),
+    )
+    assert read("new expense pls: Client lunch, 1240, it goes under Meals", expense) == [
+        ("set", "Description", "Client lunch"),
+        ("set", "Amount", "1240"),
+        ("set", "Category", "Meals"),
+    ]
