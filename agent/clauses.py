@@ -180,7 +180,8 @@ def clauses(task: str) -> list[str]:
             continue
         if (
             s["stop"] in (".", "!", "?")
-            and re.match(r"\s*[a-z]", task[s.end("stop") :])
+            and (going_on := re.match(r"\s*([a-z]+)\b", task[s.end("stop") :]))
+            and going_on[1] in _GOES_ON
             and not (STARTS_STEP.match(rest) or _lone_intent(rest))
         ):
             continue  # "Thanks for your help! at the end": the sentence goes on
@@ -207,6 +208,12 @@ def clauses(task: str) -> list[str]:
         if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
     return _with_scopes(_shared_objects(pieces))
+
+
+_GOES_ON = frozenset({"at", "in", "on", "with", "by", "for", "to", "from", "of", "and", "or",
+                      "but", "so", "as", "than", "then"})  # fmt: skip
+"""Words that go on with the sentence a full stop seemed to end ("… 3 pm. and save it");
+any other lower-case word starts a new one ("… the router. subject: …")."""
 
 
 def _before_trailer(masked: str, start: int, end: int) -> int:
