@@ -468,6 +468,9 @@ class OfflineActor:
     def _insert(self, step: Step) -> None:
         editing.insert(self, step)
 
+    def _order(self, step: Step) -> None:
+        editing.order(self, step)
+
     def _lines(self, step: Step) -> None:
         editing.lines(self, step)
 

@@ -46,6 +46,7 @@ Verb = Literal[
     "insert",  # `text` at `where` (end, start, below/above `target`, between `target` and
     # `destination`)
     "lines",  # `text`'s lines, one per line
+    "order",  # an editor's lines sorted (`text` "reverse": from Z to A)
     "delete",  # the row, line or words `target` names
     "label",  # the button labelled `text` (a verb: Pay, Follow) for what `target` names
     "look",  # nothing to do on the screen: the task asks to look at `target`

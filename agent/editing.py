@@ -454,6 +454,27 @@ def _value_of_kind(screen: Screen, kind: str) -> str:
 # ---- lines ---------------------------------------------------------------------------------------
 
 
+def ordered(reverse: bool = False) -> Edit:
+    """The text's lines sorted as a person sorts them (letters, any case; blank lines left
+    out), ending as the text ended."""
+
+    def edit(text: str) -> str | None:
+        rows = [line for line in text.split("\n") if line.strip()]
+        if not rows:
+            return None
+        rows.sort(key=lambda line: line.strip().casefold(), reverse=reverse)
+        return "\n".join(rows) + ("\n" if text.endswith("\n") else "")
+
+    return edit
+
+
+def order(actor: OfflineActor, step: Step) -> None:
+    """The lines sorted, only through an exact reading of the text: an editor whose text
+    cannot be read is not retyped from what OCR made of it."""
+    if not rewrite(actor, step, ordered(step.text == "reverse"), "lines"):
+        raise StepFailed(f"could not {step.clause!r}: the editor's text could not be read exactly")
+
+
 def lines(actor: OfflineActor, step: Step) -> None:
     """Lines typed where the caret is; lines "added" to a text that holds some already go at
     its end, each on a line of its own."""

@@ -87,7 +87,7 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # Actions the classic grammar (agent/interpreter.py) also reads; their frames without literal
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
-_PRIORITY = ("lines", "insert", "change", "save", "close", "compute", "convert", "sort",
+_PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
              "until", "find", "copy", "set", "type", "choose", "form", "delete", "intent",
              "label", "look")  # fmt: skip
 
@@ -430,6 +430,9 @@ def _build(
             anchor = slot("anchor") or slot("before") or None
             return [Step("insert", clause, target=anchor, destination=slot("after") or None,
                          text=None if source else text, source=source, where=where)]  # fmt: skip
+        case "order":
+            reverse = any(t.word == "reverse" for t in toks)
+            return [Step("order", clause, text="reverse" if reverse else "")]
         case "lines":
             items = (
                 [slot("first"), slot("second")]

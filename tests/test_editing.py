@@ -66,3 +66,11 @@ def test_a_line_of_its_own_goes_at_either_end():
     assert inserted("eggs", "end line")("milk\nbread\n") == "milk\nbread\neggs\n"
     assert inserted("eggs", "end line")("milk") == "milk\neggs"
     assert inserted("cherry", "start line")("apple\n") == "cherry\napple\n"
+
+
+def test_lines_are_put_in_order_as_a_person_sorts_them():
+    from clickwright.agent.editing import ordered
+
+    assert ordered()("pears\napples\nPlums\ncherries\n") == "apples\ncherries\npears\nPlums\n"
+    assert ordered(reverse=True)("b\n\na\nc") == "c\nb\na"  # blank lines left out
+    assert ordered()("\n\n") is None

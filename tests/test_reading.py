@@ -52,6 +52,9 @@ CASES = [
      [S("form", "for 3 guests", text="book"), S("click", "OK")]),
     # idioms said another way first (lexicon rewrites)
     ("how much is a 15% tip on a bill of 86.40?", [S("compute", text="86.4 * 0.15 =")]),
+    ("put these lines in alphabetical order", [S("order", text="")]),
+    ("sort the names in reverse", [S("order", text="reverse")]),
+    ("sort the table by Price", [S("click", "Price", kind="button")]),
     ("rename the function calc_total to compute_total everywhere in shop.py",
      [S("change", text="compute_total", old="calc_total", every=True)]),
     ("write a shopping list with oat milk, coffee beans and lemons, one per line",
