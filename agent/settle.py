@@ -866,9 +866,9 @@ def _setting_line(screen: Screen, name: str) -> tuple[Element, str] | None:
     words = [re.escape(w) for w in re.split(r"[\s_-]+", name.strip()) if w]
     if not words:
         return None
-    setting = re.compile(rf"^\s*{'[ _-]?'.join(words)}\s*[=:]\s*(\S+)", re.I)
-    for element in screen.elements:
-        if element.kind in ("text", "input") and (m := setting.match(element.text)):
+    setting = re.compile(rf"(?:^|\s){'[ _-]?'.join(words)}\s*[=:]\s*(\S+)", re.I)
+    for element in screen.elements:  # a text area may hold the lines as one
+        if element.kind in ("text", "input") and (m := setting.search(element.text)):
             return element, m[1].strip("\"',;")
     return None
 

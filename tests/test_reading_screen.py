@@ -926,6 +926,10 @@ def test_a_setting_in_a_text_file_is_set_or_switched_on_its_line():
         ("change", "debug", "false", {"old": "true"}),
         ("press", None, None, {"keys": ("ctrl", "s")}),
     ]
+    area = screen(
+        el(0, "input", "[server] port = 8080 timeout = 30 debug = true", (0, 0, 600, 300))
+    )
+    assert read("set the timeout to 45", area) == [("change", "timeout", "45", {"old": "30"})]
 
 
 def test_values_without_labels_after_a_topic_go_into_the_form_in_its_order():
