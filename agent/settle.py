@@ -334,7 +334,7 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         )  # a statement, a refusal, "make X a Y", a range
         if read is not None:
             return read
-        if (onward := _wizard_onward(step, screen, back=False)) is not None:
+        if (onward := _wizard_onward(step, screen, back=False, down=True)) is not None:
             return onward
         raise StepFailed(
             f"could not read {step.clause!r}: it starts with no verb and names no field on the "
@@ -931,11 +931,14 @@ def _intent(step: Step, screen: Screen) -> Settled:
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
 
 
-def _wizard_onward(step: Step, screen: Screen, back: bool = True) -> Settled | None:
+def _wizard_onward(
+    step: Step, screen: Screen, back: bool = True, down: bool = False
+) -> Settled | None:
     """ "…, skip the invites", "free plan": on a wizard's page with nothing the step names,
     the page it is about comes later (a step indicator may name it already): Next, then the
-    step again. `back`: only where a Back button shows it is a wizard (an intent's own
-    button is otherwise never guessed to be Next)."""
+    step again; with no Next in view and `down`, the page further down first. `back`: only
+    where a Back button shows it is a wizard (an intent's own button is otherwise never
+    guessed to be Next)."""
     topic = _value_words(step.target or step.clause)
     pages = int(step.where) if (step.where or "").isdigit() else 0
     if not topic or pages >= MAX_PAGES:
@@ -943,14 +946,26 @@ def _wizard_onward(step: Step, screen: Screen, back: bool = True) -> Settled | N
     intents = lexicon().intents
     onward = intent_button(screen, intents["next"])
     previous = intent_button(screen, intents["back"]) if back else None
+    again = replace(step, where=str(pages + 1), soft=True)
+    if onward is None and down and _gives_data(step.target or step.clause):
+        scroll = Step("scroll", step.clause, direction="down", amount=FURTHER_DOWN)
+        return Settled([scroll, again], f"'{topic}' names nothing in view: further down first")
     if onward is None or onward.kind != "button" or onward is previous:
         return None
     if back and previous is None:
         return None
     label = onward.text or onward.name
     click = Step("click", step.clause, target=label, kind="button")
-    again = replace(step, where=str(pages + 1), soft=True)
     return Settled([click, again], f"'{topic}' is on a later page: '{label}' first")
+
+
+def _gives_data(words: str) -> bool:
+    """Words that hold values to put somewhere (a name or a title in capitals past the first
+    word, a number, a quote), not a request that names nothing ("make me a sandwich")."""
+    said = words.split()
+    return any(w[:1].isupper() or any(c.isdigit() for c in w) for w in said[1:]) or bool(
+        unquote(words.strip())
+    )
 
 
 _SENDING = frozenset({"submit", "checkout"})

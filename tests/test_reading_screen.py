@@ -947,3 +947,13 @@ def test_values_without_labels_after_a_topic_go_into_the_form_in_its_order():
         ("set", "Amount", "1240"),
         ("set", "Category", "Meals"),
     ]
+
+
+def test_values_that_name_nothing_in_view_are_looked_for_further_down_a_page():
+    topics = screen(
+        el(0, "radio", "Mobile", (20, 20, 100, 20)), el(1, "radio", "TV", (20, 60, 100, 20))
+    )
+    (down, again) = settle(interpret("Subject No signal at home")[0], topics, Memory()).steps
+    assert (down.verb, down.direction, again.where) == ("scroll", "down", "1")
+    with pytest.raises((StepFailed, TaskError)):  # a sentence giving no value is not chased
+        settle(interpret("just a quick note")[0], topics, Memory())
