@@ -181,11 +181,12 @@ def clauses(task: str) -> list[str]:
             continue
         if (
             s["stop"] in (".", "!", "?")
-            and (going_on := re.match(r"\s*([a-z]+)\b", task[s.end("stop") :]))
-            and going_on[1] in _GOES_ON
+            and re.match(r"\s*[a-z]", task[s.end("stop") :])
+            and not re.match(r"\s*[a-z][\w ]{0,20}:\s", task[s.end("stop") :])
             and not (STARTS_STEP.match(rest) or _lone_intent(rest))
         ):
-            continue  # "Thanks for your help! at the end": the sentence goes on
+            continue  # "Thanks for your help! at the end": the sentence goes on; a label and
+            # its colon start one ("… the router. subject: No internet at all")
         if s["stop"] == "." and _abbreviated(masked[: s.start("stop")]):
             continue  # "Dr. Osei": a title's full stop
         if s["stop"] == ":" and not STARTS_STEP.match(rest):
@@ -209,12 +210,6 @@ def clauses(task: str) -> list[str]:
         if (clause := piece[start:end].strip()) and index not in remarks:
             pieces.append(clause)
     return _with_scopes(_shared_objects(pieces))
-
-
-_GOES_ON = frozenset({"at", "in", "on", "with", "by", "for", "to", "from", "of", "and", "or",
-                      "but", "so", "as", "than", "then"})  # fmt: skip
-"""Words that go on with the sentence a full stop seemed to end ("… 3 pm. and save it");
-any other lower-case word starts a new one ("… the router. subject: …")."""
 
 
 def _before_trailer(masked: str, start: int, end: int) -> int:
