@@ -450,7 +450,6 @@ def _fill(
                 steps.append(_toggle(option, negated, words))
                 used.add(option.element.id)
                 continue
-
             if (answer := _answer(segment.text, screen, known, used, negated)) is not None:
                 steps.append(_toggle(answer, False, words))  # "I won't come back": No
                 used.add(answer.element.id)
