@@ -136,11 +136,17 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
         inside = tuple(e for e in screen.elements
                        if card.contains(e.box, slack=2) or e.id == element.id)  # fmt: skip
         screen = Screen(screen.frame, inside)
+    others = [e.box for e in screen.elements
+              if e.kind == element.kind and e.interactive and e.id != element.id]  # fmt: skip
+    theirs = {e.id for e in screen.elements if e.kind in TOGGLES
+              and any(o.contains(e.box, slack=2) for o in others)}  # fmt: skip
+    if theirs:  # a box inside another choice like this one is that one's ("2-10", "51-200")
+        screen = Screen(screen.frame, tuple(e for e in screen.elements if e.id not in theirs))
     middle = element.box.center[1]
     start = [e for e in screen.elements if e.kind in TOGGLES
              and element.box.contains(e.box, slack=2)
-             and e.box.center[0] < element.box.center[0]]  # fmt: skip
-    if start:  # a row the parser read whole (a choice drawn as a button), its box inside
+             and e.box.x < element.box.x + 0.15 * element.box.w]  # fmt: skip
+    if start:  # a row the parser read whole, its box inside at its start
         return min(start, key=lambda e: e.box.x)
     before = [
         e
@@ -152,7 +158,7 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
     peers = [e.box for e in before if e.kind == element.kind and e.interactive]
     boxes = [e for e in before if e.kind in TOGGLES
              and not any(p.x >= e.box.right - 2 for p in peers)]  # fmt: skip
-    # a box with another choice like this one after it is that one's ("Just me", "2-10")
+    # a box with another choice like this one after it is that one's
     if boxes and element.kind != "list_item":  # a mail list: the box at the row's start
         return min(boxes, key=lambda e: e.box.x)
     for cell in sorted(before, key=lambda e: -e.box.x):
