@@ -543,7 +543,13 @@ _SOFT_VERBS = ("type", "click", "check", "uncheck", "select", "double_click", "r
 
 
 def _settled_words(step: Step, after: Step | None, soft: bool) -> Step:
-    if step.target and after is not None and after.target and reading.is_pronoun(step.target):
+    if (
+        step.target
+        and after is not None
+        and after.target
+        and reading.is_pronoun(step.target)
+        and not step.target[:1].isupper()  # "click It": a button's name, not "it"
+    ):
         step = replace(step, target=after.target)
     if (
         soft

@@ -471,3 +471,11 @@ def test_any_text_gives_steps_or_task_error(task):
     except TaskError:
         return
     assert result and all(isinstance(step, Step) for step in result)
+
+
+def test_a_capitalised_it_after_a_verb_is_a_name_not_the_pronoun():
+    """Found by the joined-clauses property test: "click It" is a button called It."""
+    assert [(s.verb, s.target) for s in interpret("click B, and click It")] == [
+        ("click", "B"),
+        ("click", "It"),
+    ]
