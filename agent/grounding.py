@@ -409,6 +409,19 @@ def scope_box(screen: Screen, words: str) -> Box | None:
     return min(holders, key=lambda b: b.area) if holders else shown.box
 
 
+def card_box(screen: Screen, words: str) -> Box | None:
+    """The card or panel that shows `words` (its heading, "Bedroom"): the smallest container
+    round the best element showing them, never a row of it nor the whole screen."""
+    width, height = screen.frame.size
+    for shown in showing_words(screen, words, rows=True):
+        holders = [e.box for e in screen.elements if e.kind == "container"
+                   and e.box.contains(shown.box, slack=2) and e.box.area > 4 * shown.box.area
+                   and e.box.area < 0.5 * width * height]  # fmt: skip
+        if holders:
+            return min(holders, key=lambda b: b.area)
+    return None
+
+
 def shows_words(screen: Screen, words: str, rows: bool = False) -> Element | None:
     """The element whose text holds `words` as whole words (fuzzily), the best and shortest;
     a date said one way is found shown another ("3 October": "Oct 3, 2026"). `rows`: only

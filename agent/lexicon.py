@@ -188,6 +188,9 @@ class Lexicon:
         self.day_first = ambiguous == "day" or (ambiguous == "locale" and _locale_day_first())
         self.fields: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in fields.items()}
         self.measures: dict[str, str] = dict(data["measures"])
+        self.units: dict[str, str] = {
+            unit: group for group, units in data["units"].items() for unit in units
+        }
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()
         }
@@ -258,6 +261,11 @@ class Lexicon:
         """The value pattern `text` is wholly (email, url, time, date, money, number, path)."""
         text = text.strip()
         return next((k for k, p in self.values.items() if p.fullmatch(text)), None)
+
+    def unit(self, text: str) -> str | None:
+        """What the unit `text` measures ("°C", "degrees": temperature), None for no unit."""
+        said = re.sub(r"\s+", " ", text.strip().lower().rstrip("."))
+        return self.units.get(said) or self.units.get(said.replace(" ", ""))
 
     def number(self, word: str) -> float | None:
         """A number written in digits or as a word ("twelve", "thirty"); None otherwise."""

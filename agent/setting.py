@@ -21,9 +21,11 @@ from clickwright.agent.dates import month, parse_date
 from clickwright.agent.executor import CHANGE
 from clickwright.agent.grounding import (
     FIELD_KINDS,
+    LABEL_KINDS,
     SHOWN_NUMBER,
     TOGGLE_KINDS,
     Field,
+    card_box,
     fields,
     rank,
     showing,
@@ -119,7 +121,7 @@ def _choice_beside(screen: Screen, radio: Element, value: str) -> Element | None
 def _thin_with_number(screen: Screen, element: Element) -> bool:
     """A slider the parser took for a field: a bar too thin to type in, its number at the end
     of its row."""
-    return (
+    return "slider" in element.state or (
         element.box.h < THIN
         and element.text.strip() == ""
         and (_row_number(screen, element.box) is not None)
@@ -155,6 +157,10 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
         known = _labelled(actor.screen, wanted)
         if step.kind in (*FIELD_KINDS, *TOGGLE_KINDS):
             known = [f for f in known if f.element.kind == step.kind] or known
+        if len(known) != 1 or step.scope:
+            carded = _in_card(actor.screen, wanted, step.text or "", step.scope)
+            if carded is not None:
+                return carded
         if known:
             return max(known, key=lambda f: text_similarity(wanted, f.label))
         if (made := _made_for(actor.screen, wanted, step.text or "")) is not None:
@@ -182,6 +188,75 @@ def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
     if not made and not known and len(unlabelled) == 1:
         return unlabelled[0]  # the one field there is, its placeholder too faint to read
     return made[0] if len(made) == 1 else None
+
+
+def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field | None:
+    """A control named by the card it is in and the value it takes: "the bedroom" to 18.5
+    degrees is the one control in the card headed Bedroom whose number shows °C; "the kitchen
+    lights" to 40% the one in the Kitchen card showing % (its Lights switch takes no number).
+    The card's words are the scope, else the first or last words of the name."""
+    tokens = words.split()
+    cuts = [(scope, words)] if scope else []
+    for cut in range(len(tokens), 0, -1):
+        cuts += [(" ".join(tokens[:cut]), " ".join(tokens[cut:]))]
+        cuts += [(" ".join(tokens[-cut:]), " ".join(tokens[:-cut]))] if cut < len(tokens) else []
+    for card_words, rest in cuts:
+        card = card_box(screen, card_words)
+        if card is None:
+            continue
+        inside = [f for f in fields(screen) + unseen_sliders(screen)
+                  if card.contains(f.element.box, slack=2)]  # fmt: skip
+        chosen = _taking(screen, inside, value, card)
+        if rest:
+            chosen = [f for f in chosen if text_similarity(rest, f.label) >= 80] or chosen
+        if len(chosen) == 1:
+            return chosen[0]
+    return None
+
+
+def _taking(screen: Screen, candidates: list[Field], value: str, card: Box) -> list[Field]:
+    """The controls among `candidates` that take `value`: for a number, those showing its
+    unit (or, when none does, those showing none); for words, any."""
+    said = quantity(value)
+    if said is None:
+        return candidates
+    numeric = [f for f in candidates if f.element.kind in ("input", "combo")]
+    if said[1] is None:
+        return numeric
+    shown = {id(f): _shown_units(screen, f, card) for f in numeric}
+    return [f for f in numeric if said[1] in shown[id(f)]] or [
+        f for f in numeric if not shown[id(f)]
+    ]
+
+
+QUANTITY = re.compile(r"\s*(-?\d+(?:[.,]\d+)?)\s*(\D{0,12}?)\s*")
+SHOWN_QUANTITY = re.compile(r"-?\d+(?:[.,]\d+)?\s*(°\s?[CF]?|%|[^\W\d_]{1,10})")
+
+
+def quantity(text: str) -> tuple[float, str | None] | None:
+    """A number and what its unit measures ("18.5 degrees": 18.5, temperature; "40%"; "7":
+    no unit); None when `text` is not one number with at most a unit."""
+    m = QUANTITY.fullmatch(text or "")
+    if m is None:
+        return None
+    group = lexicon().unit(m[2]) if m[2] else None
+    if m[2] and group is None:
+        return None
+    return float(m[1].replace(",", ".")), group
+
+
+def _shown_units(screen: Screen, field: Field, within: Box) -> set[str]:
+    """What a control's numbers measure: a unit after the number it shows or at the end of its
+    row ("19.0 °C", read as two words), or in its label's brackets ("Night temperature (°C)")."""
+    box = field.element.box
+    row = sorted((e for e in screen.elements if e.kind in LABEL_KINDS and within.contains(e.box, 2)
+                  and e.box.center[0] > box.center[0]
+                  and abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)),
+                 key=lambda e: e.box.x)  # fmt: skip
+    shown = " ".join([field.element.text, *(e.text for e in row)])
+    units = {lexicon().unit(u) for u in SHOWN_QUANTITY.findall(shown)}
+    units |= {lexicon().unit(u) for u in re.findall(r"\(([^)]{1,12})\)", field.label)}
+    return {u for u in units if u}
 
 
 def _labelled(screen: Screen, wanted: str) -> list[Field]:
@@ -247,11 +322,15 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
 
 
 def _row_number(screen: Screen, box: Box) -> Element | None:
-    """The number shown at the end of a slider's row, right of `box` (the last one: OCR may
-    read the handle as a digit too)."""
+    """The number shown right of a slider `box` on its row: the nearest, in the card holding
+    the slider when it is in one (the next card's sliders have numbers too)."""
+    holders = [e.box for e in screen.elements if e.kind == "container"
+               and e.box.contains(box, slack=2) and e.box.area > 4 * box.area]  # fmt: skip
+    card = min(holders, key=lambda b: b.area) if holders else None
     row = [e for e in screen.elements if abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)
-           and e.box.center[0] >= box.right and _number(e.text) is not None]  # fmt: skip
-    return max(row, key=lambda e: e.box.x) if row else None
+           and e.box.center[0] >= box.right and _number(e.text) is not None
+           and (card is None or card.contains(e.box, slack=2))]  # fmt: skip
+    return min(row, key=lambda e: e.box.x) if row else None
 
 
 def _unseen_slider(screen: Screen, label: str) -> Box | None:
@@ -264,9 +343,10 @@ def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     """As a person drags a slider while watching its number: click two points of its track
     and read the value each time, click where the value falls between them, then press the
     arrow keys for the rest, reading the value back after each press."""
-    wanted = _number(value)
-    if wanted is None:
+    said = quantity(value)
+    if said is None:
         raise StepFailed(f"could not {step.clause!r}: '{value}' is not a number")
+    wanted = said[0]
     y = box.center[1]
     seen: list[tuple[int, float]] = []
     for share in (0.25, 0.75):

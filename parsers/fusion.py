@@ -137,6 +137,8 @@ def fuse(
             ]
         if widget.kind == "icon" and widget.name:  # OCR's reading of the picture ("a", "☆")
             contents = [t for t in contents if not is_glyph(t.text)]
+        if "slider" in widget.state:  # its knob read as a letter or digit ("0", "O", "7")
+            contents = [t for t in contents if len(t.text.strip()) > 1]
         buttons = _window_buttons(widget, contents)
         if widget.kind == "combo" and not buttons:
             arrow = widget.box.right - 1.5 * widget.box.h  # read as "V" or "▼": no value

@@ -60,6 +60,7 @@ _CONTROLS = ("button", "input", "combo")
 FIELDS = ("input", "combo")  # controls that show a value one can select
 _CHECKED = frozenset({"checked"})
 _SELECTED = frozenset({"selected"})
+SLIDER = frozenset({"slider"})  # a field that is a slider's track, moved, never typed in
 TOGGLES = ("checkbox", "radio")
 _SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 
@@ -114,7 +115,11 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
             switches.append(switch)
             continue
         widgets.extend(_Region(frame, labels, int(label), stats[label]).classify())
-    widgets = [w for w in widgets if not any(_overlaps(w.box, s.box) for s in switches)]
+    widgets = [  # the switch's own pieces go; a card holding it stays
+        w
+        for w in widgets
+        if not any(_overlaps(w.box, s.box) and not _holds(w, s.box) for s in switches)
+    ]
     widgets.extend(switches)
     _, blobs, blob_stats, _ = cv2.connectedComponentsWithStats(frame.edges, connectivity=8)
     widgets.extend(
@@ -893,13 +898,25 @@ def _switch(frame: _Frame, labels: np.ndarray, label: int, stat: np.ndarray) -> 
     if colours.std(axis=0).max() > 6 or colours.mean() > 245:
         return None  # text or shading inside, or the page's own white
     row = np.flatnonzero(mask[h // 2])
-    if row.size == 0 or row[-1] - row[0] + 1 != row.size:
-        return None  # the middle row is one run of track
-    left, right = int(row[0]), w - 1 - int(row[-1])
+    if row.size == 0:
+        return None
+    runs = np.split(row, np.flatnonzero(np.diff(row) > 1) + 1)
     notch = SWITCH_NOTCH * h
-    if (left > notch) == (right > notch) or min(left, right) > 2:
-        return None  # a knob cuts exactly one end
-    on = right > notch
+    if len(runs) == 2:  # the knob drawn inside the track (a hole in its middle row)
+        gap = (int(runs[0][-1]) + 1, int(runs[1][0]))
+        outer = min(runs, key=len)
+        if gap[1] - gap[0] < 2 * notch or len(outer) > notch or row[0] > 2 or row[-1] < w - 3:
+            return None
+        on = outer is runs[1]
+        knob_x = x + (gap[0] + gap[1]) // 2
+    elif len(runs) == 1:  # the knob cuts the track's end
+        left, right = int(row[0]), w - 1 - int(row[-1])
+        if (left > notch) == (right > notch) or min(left, right) > 2:
+            return None  # a knob cuts exactly one end
+        on = right > notch
+        knob_x = x + (int(row[-1]) + w) // 2 if on else left // 2 + x
+    else:
+        return None
     track = colours.mean(axis=0)
     around = _ring(frame.pixels, Box(x, y, w, h), max(3, h // 4))
     if around is None:
@@ -909,10 +926,10 @@ def _switch(frame: _Frame, labels: np.ndarray, label: int, stat: np.ndarray) -> 
         return None  # ink all round: the inside of a letter, not a track on a page
     if np.abs(page - track).max() < SWITCH_CONTRAST:
         return None  # a track is drawn apart from its page
-    knob = frame.pixels[y + h // 2, x + (int(row[-1]) + w) // 2 if on else left // 2 + x]
+    knob = frame.pixels[y + h // 2, knob_x]
     if np.abs(knob.astype(float) - track).max() < 2 * SWITCH_CONTRAST:
         return None  # the knob stands out from the track
-    reach = int(0.3 * h)  # the knob's round end reaches past the track's box
+    reach = int(0.3 * h) if len(runs) == 1 else 0  # a knob at the end reaches past the track
     box = Box(x - 2 - (0 if on else reach), y - 2, w + 4 + reach, h + 4)
     return Widget(box, "toggle", 0.8, _CHECKED if on else frozenset())
 
@@ -930,6 +947,12 @@ def _letters_inside(ink: np.ndarray) -> bool:
 
 def _overlaps(a: Box, b: Box) -> bool:
     return a.intersection(b) >= 0.5 * min(a.area, b.area)
+
+
+def _holds(widget: Widget, box: Box) -> bool:
+    return (
+        widget.kind == "container" and widget.box.area >= 4 * box.area and widget.box.contains(box)
+    )
 
 
 def _drop_duplicates(widgets: list[Widget]) -> list[Widget]:
@@ -1035,7 +1058,7 @@ def _join_slider_pieces(widgets: list[Widget]) -> list[Widget]:
                     box = chain[0].box
                     for piece in chain[1:]:
                         box = box.union(piece.box)
-                    joined = Widget(box, "input", 0.6)
+                    joined = Widget(box, "input", 0.6, SLIDER)
                     result = [w for w in result if not any(w is p for p in chain)] + [joined]
                 break
             if following.kind in ("input", "button") or len(chain) > 4:
@@ -1076,12 +1099,14 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
         for other in beside[beside > 0]:
             box = track.union(Box(*(int(v) for v in stats[other][:4])))
             if not any(f.box.intersection(box) for f in found if f.kind != "container"):
-                sliders.append(Widget(box, "input", 0.5))
+                sliders.append(Widget(box, "input", 0.5, SLIDER))
     return _drop_duplicates(sliders)
 
 
 SLIDER_LENGTH = 60  # px: the shortest slider seen whole in the edges
 KNOB = (10, 40)  # px: the height range of a slider's round knob
+STRAIGHT_RUN = 8  # px: columns alike in a row that are a piece of straight track
+TRACK_SHARE = 0.6  # of its knob's height, the thickest a slider's track is (a web page's: 8 of 17)
 
 
 def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) -> list[Widget]:
@@ -1089,7 +1114,7 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
     as one shape in the edges: a long thin line with a round knob on it, as tall as the whole
     shape and about as wide as tall, the line running through the knob's middle."""
     x, y, w, h, _ = stats.T
-    long = np.flatnonzero((w >= SLIDER_LENGTH) & (w >= 4 * h) & (h >= KNOB[0]) & (h <= KNOB[1]))
+    long = np.flatnonzero((w >= SLIDER_LENGTH) & (w >= 3 * h) & (h >= KNOB[0]) & (h <= KNOB[1]))
     sliders = []
     controls = [f.box for f in found if f.kind != "container"]
     for index in long[long > 0]:
@@ -1100,15 +1125,30 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
         bottom = np.where(shape, rows, -1).max(axis=0)
         extent = np.where(bottom >= 0, bottom - top + 1, 0)
         tall = np.flatnonzero(extent >= 0.8 * box.h)
-        thin = extent[(extent > 0) & (extent <= 0.4 * box.h)]
+        thin = extent[(extent > 0) & (extent <= TRACK_SHARE * box.h)]
         if tall.size == 0 or tall[-1] - tall[0] + 1 > 1.5 * box.h or thin.size < box.w / 2:
             continue  # no knob, a knob too wide to be round, or little line beside it
+        if np.percentile(thin, 90) > 0.4 * box.h and not _straight(shape, extent, box.h):
+            continue  # a thick track is one straight band (a word in bold is not)
         middle = (top + bottom) / 2
-        line_middle = float(np.median(middle[(extent > 0) & (extent <= 0.4 * box.h)]))
+        line_middle = float(np.median(middle[(extent > 0) & (extent <= TRACK_SHARE * box.h)]))
         centred = abs(line_middle - box.h / 2) <= max(2.0, 0.15 * box.h)
         if centred and not any(c.intersection(box) for c in controls):
-            sliders.append(Widget(box, "input", 0.5))
+            sliders.append(Widget(box, "input", 0.5, SLIDER))
     return sliders
+
+
+def _straight(shape: np.ndarray, extent: np.ndarray, height: int) -> bool:
+    """Whether the thin columns of a slider-like shape are one straight band: unbroken, and
+    the same from one column to the next (letters change at every stroke)."""
+    columns = np.flatnonzero((extent > 0) & (extent <= TRACK_SHARE * height))
+    if (extent == 0).any() or columns.size < 2:
+        return False
+    profiles = shape[:, columns]
+    same = np.r_[False, (profiles[:, 1:] == profiles[:, :-1]).all(axis=0) & (np.diff(columns) == 1)]
+    starts = np.flatnonzero(~same)
+    runs = np.diff(np.r_[starts, columns.size])
+    return bool(runs[runs >= STRAIGHT_RUN].sum() >= 0.5 * columns.size)
 
 
 def _flush_after(lefts: list[Widget], rights: list[Widget]) -> list[int | None]:
