@@ -31,6 +31,7 @@ from clickwright.agent.executor import (
 )
 from clickwright.agent.grounding import (
     Candidate,
+    card_box,
     closest_texts,
     fields,
     grid_cell,
@@ -41,6 +42,7 @@ from clickwright.agent.grounding import (
     row_label,
     row_menu,
     scope_box,
+    scrolled_by,
     search_field,
     showing_words,
     shows_words,
@@ -87,7 +89,13 @@ SHOWN_WELL = 85.0
 SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
 """Steps whose target, when it is nowhere else, may be an option in the program's settings."""
 MAX_SCROLLS = 6
+PART_PAGE = 2  # wheel steps that move a page by less than its height (nothing is skipped)
 """Scrolls down a page or list in search of a target before giving up."""
+
+
+def _at_one_of(box: Box, offset: int, places: list[tuple[int, int]]) -> bool:
+    """Whether `box`, `offset` pixels down the page, is at one of `places` (page positions)."""
+    return any(abs(box.x - x) <= 8 and abs(box.y + offset - y) <= 8 for x, y in places)
 
 
 def _by_id(candidate: Candidate) -> Target:
@@ -409,12 +417,25 @@ class OfflineActor:
     def _check(self, step: Step) -> None:
         wanted = "checked" if step.verb == "check" else "unchecked"
         kind = step.kind or "checkbox"
-        if step.every:  # "untick all the boxes": each one not yet as wanted
-            boxes = [e for e in of_kind(self.screen, kind) if e.element.kind in TOGGLES]
-            for box in boxes:
-                if ("checked" in box.element.state) != (wanted == "checked"):
-                    self.click_element(step, box.element, f"{box.element.describe()}: {wanted}")
-            if not boxes:
+        if step.every:  # "untick all the boxes": each one not yet as wanted, page by page
+            decided: list[tuple[int, int]] = []  # where on the page, whatever was scrolled
+            offset, seen = 0, False
+            for _ in range(MAX_SCROLLS):
+                chosen, left = self._every_toggle(step, kind)
+                new = [e for e in chosen if not _at_one_of(e.box, offset, decided)]
+                for box in new:
+                    if ("checked" in box.state) != (wanted == "checked"):
+                        self.click_element(step, box, f"{box.describe()}: {wanted}")
+                decided += [(e.box.x, e.box.y + offset) for e in chosen + left]
+                seen = seen or bool(chosen)
+                before = self.screen
+                if not self._scroll_once(step, "more of them may be further down", PART_PAGE):
+                    break
+                moved = scrolled_by(before, self.screen)
+                if moved is None:
+                    break  # nothing to tell which boxes were seen already
+                offset += moved
+            if not seen:
                 raise self._not_found(f"a {kind}", step)
             return
         best = self._best(step.target or "", kind)
@@ -431,6 +452,32 @@ class OfflineActor:
         self._on_target(step, step.target or "", kind, plan)
 
     _uncheck = _check
+
+    def _every_toggle(self, step: Step, kind: str) -> tuple[list[Element], list[Element]]:
+        """The toggles "every …" names, and those it leaves out: all of the kind ("all the
+        boxes"), or those labelled as its noun ("every light": each Lights switch), less those
+        the words after "except" name or hold in their card or row ("except the living
+        room")."""
+        named, excepted = (*lexicon().exceptions.split(step.target or "", maxsplit=1), "")[:2]
+        noun = " ".join(words_of(named)[:1])
+        if noun:
+            stem = noun.lower().rstrip("s")
+            toggles = [(f.element, f.label) for f in fields(self.screen)
+                       if f.element.kind in TOGGLES
+                       and stem in {w.lower().rstrip("s") for w in words_of(f.label)}]  # fmt: skip
+        else:
+            toggles = [(c.element, c.element.text) for c in of_kind(self.screen, kind)
+                       if c.element.kind in TOGGLES]  # fmt: skip
+        left: list[Element] = []
+        if excepted.strip():
+            card = card_box(self.screen, row_words(excepted))
+            row = None if card else scope_box(self.screen, row_words(excepted))
+            left = [e for e, label in toggles
+                    if text_similarity(excepted, label) >= SHOWN_WELL
+                    or (card and card.contains(e.box, slack=2))
+                    or (row and in_scope([Candidate(e, 0.0, "")], row))]  # fmt: skip
+        kept = {e.id: e for e, _ in toggles if e not in left}
+        return sorted(kept.values(), key=lambda e: (e.box.y // 8, e.box.x)), left
 
     def _toggle_of_row(
         self, plan: Callable[[Candidate], Plan], on_toggle: Callable[[Candidate], Plan]
@@ -1031,19 +1078,24 @@ class OfflineActor:
     def _scroll_down(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Scroll the page (or the list under the pointer) down until the target shows or the
         page stops moving."""
+        for _ in range(MAX_SCROLLS):
+            if not self._scroll_once(step, f"{description!r} is not on screen"):
+                return False
+            if shown():
+                return True
+        return False
+
+    def _scroll_once(self, step: Step, why: str, amount: int = 5) -> bool:
+        """Scroll the page down once, unless a widget is under the pointer (the wheel would
+        change its value); whether the page moved."""
         w, h = self.screen.frame.size
         under = self.screen.element_at((w // 2, h // 2), scroll=True)
         if under is not None and under.kind not in ("container", "list_item", "text"):
-            return False  # a wheel over a widget changes its value, it does not scroll
-        for _ in range(MAX_SCROLLS):
-            before = self.screen
-            self.blind(step, Scroll(direction="down", amount=5), (w // 2, h // 2), CHANGE,
-                       f"{description!r} is not on screen: scrolling down")  # fmt: skip
-            if shown():
-                return True
-            if self.screen.frame.same_as(before.frame):
-                return False
-        return False
+            return False
+        before = self.screen
+        self.blind(step, Scroll(direction="down", amount=amount), (w // 2, h // 2), CHANGE,
+                   f"{why}: scrolling down")  # fmt: skip
+        return not self.screen.frame.same_as(before.frame)
 
     def type_into(self, step: Step, element: Element, text: str) -> None:
         """Type `text` over what the field `element` holds (its label in `name`, so a secret

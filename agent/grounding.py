@@ -422,6 +422,29 @@ def card_box(screen: Screen, words: str) -> Box | None:
     return None
 
 
+def scrolled_by(before: Screen, after: Screen) -> int | None:
+    """How far the page moved up between two screens, in pixels: the shift most pairs of the
+    same words at about the same x agree on (a text cut at the top is read a little apart;
+    what did not move, a title or a footer, is left out); None when too few agree."""
+    shifts = sorted(
+        old.box.y - new.box.y
+        for old in before.elements
+        if old.kind in LABEL_KINDS and len(old.text.strip()) >= 3
+        for new in after.elements
+        if new.text == old.text and abs(new.box.x - old.box.x) <= 4
+        and abs(old.box.y - new.box.y) > 4
+    )  # fmt: skip
+    if not shifts:
+        return None
+    windows = [[t for t in shifts if s <= t <= s + SCROLL_SLACK] for s in shifts]
+    best = max(windows, key=len)
+    return int(np.median(best)) if len(best) >= 2 else None
+
+
+SCROLL_SLACK = 16
+"""px: shifts this close are one scroll (texts cut at the frame's top are read a bit apart)."""
+
+
 def shows_words(screen: Screen, words: str, rows: bool = False) -> Element | None:
     """The element whose text holds `words` as whole words (fuzzily), the best and shortest;
     a date said one way is found shown another ("3 October": "Oct 3, 2026"). `rows`: only

@@ -133,6 +133,9 @@ class Lexicon:
         self.persons = frozenset(data["persons"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
+        self.exceptions = re.compile(
+            r"\s*\b(?:" + "|".join(map(re.escape, data["exceptions"])) + r")\b\s*", re.I
+        )
         self.shared_object_verbs = _phrases(data["shared_object_verbs"])
         self.abbreviations = frozenset(data["abbreviations"])
         self.confirm: tuple[str, ...] = tuple(data["confirm"])

@@ -1657,6 +1657,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
         return paged
     if toggles and (switched := _switched_on_line(step, screen)) is not None:
         return switched  # "debug = true" in a text: no box to tick
+    if toggles and step.every and lexicon().exceptions.search(target):
+        return _same(step, "every one but those named after 'except'")
     if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
         return _labelled_verb(step, screen) or _same(step)
     if toggles and _labelled_box(screen, target):
