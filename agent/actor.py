@@ -469,13 +469,15 @@ class OfflineActor:
             toggles = [(c.element, c.element.text) for c in of_kind(self.screen, kind)
                        if c.element.kind in TOGGLES]  # fmt: skip
         left: list[Element] = []
-        if excepted.strip():
-            card = card_box(self.screen, row_words(excepted))
-            row = None if card else scope_box(self.screen, row_words(excepted))
-            left = [e for e, label in toggles
-                    if text_similarity(excepted, label) >= SHOWN_WELL
-                    or (card and card.contains(e.box, slack=2))
-                    or (row and in_scope([Candidate(e, 0.0, "")], row))]  # fmt: skip
+        for part in re.split(r",|\band\b|\bor\b|\bnor\b", excepted):  # "except A and B"
+            if not part.strip():
+                continue
+            card = card_box(self.screen, row_words(part))
+            row = None if card else scope_box(self.screen, row_words(part))
+            left += [e for e, label in toggles
+                     if text_similarity(part, label) >= SHOWN_WELL
+                     or (card and card.contains(e.box, slack=2))
+                     or (row and in_scope([Candidate(e, 0.0, "")], row))]  # fmt: skip
         kept = {e.id: e for e, _ in toggles if e not in left}
         return sorted(kept.values(), key=lambda e: (e.box.y // 8, e.box.x)), left
 

@@ -128,7 +128,8 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets.extend(_outlined_fields(frame, blobs, blob_stats, widgets))
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
     widgets = _spin_buttons(_join_slider_pieces(widgets)) + _thin_sliders(frame, stats, widgets)
-    widgets += _knob_sliders(blobs, blob_stats, widgets)
+    sliders = _knob_sliders(blobs, blob_stats, widgets)
+    widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
     widgets.extend(_unframed_icons(frame, widgets))
     return _without_selected_values(frame, _icons_in_fields(_fold_icon_contents(widgets)))
@@ -1116,7 +1117,7 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
     x, y, w, h, _ = stats.T
     long = np.flatnonzero((w >= SLIDER_LENGTH) & (w >= 3 * h) & (h >= KNOB[0]) & (h <= KNOB[1]))
     sliders = []
-    controls = [f.box for f in found if f.kind != "container"]
+    controls = [f for f in found if f.kind != "container"]
     for index in long[long > 0]:
         box = Box(*(int(v) for v in stats[index][:4]))
         shape = labels[box.y : box.bottom, box.x : box.right] == index
@@ -1133,9 +1134,19 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
         middle = (top + bottom) / 2
         line_middle = float(np.median(middle[(extent > 0) & (extent <= TRACK_SHARE * box.h)]))
         centred = abs(line_middle - box.h / 2) <= max(2.0, 0.15 * box.h)
-        if centred and not any(c.intersection(box) for c in controls):
-            sliders.append(Widget(box, "input", 0.5, SLIDER))
+        slider = Widget(box, "input", 0.5, SLIDER)
+        if centred and not any(
+            c.box.intersection(box) and not _a_knob(c, [slider]) for c in controls
+        ):
+            sliders.append(slider)
     return sliders
+
+
+def _a_knob(widget: Widget, sliders: list[Widget]) -> bool:
+    """A round thumb drawn apart from its track reads as a radio button on its own."""
+    return widget.kind in TOGGLES and any(
+        s.box.contains(widget.box, slack=2) and widget.box.h >= 0.7 * s.box.h for s in sliders
+    )
 
 
 def _straight(shape: np.ndarray, extent: np.ndarray, height: int) -> bool:

@@ -419,3 +419,49 @@ def test_a_selected_value_is_told_from_a_filled_check_box_and_keeps_its_pane() -
     inside = field.box._replace(x=field.box.x + 20, y=field.box.y + 50)
     holders = [w.kind for w in detect_widgets(paned) if w.box.contains(inside) and w.box != inside]
     assert holders == ["container"]
+
+
+ROOM = (
+    "<div style='display:inline-block;width:230px;margin:8px;padding:12px;border:1px solid"
+    " #3a4350;border-radius:12px;background:#222831;color:#e8e8e8;vertical-align:top'>"
+    "<b style='font-size:17px'>{name}</b>"
+    "<div style='display:flex;align-items:center;margin-top:10px'><span style='width:80px'>"
+    "Heat to</span><input type=range min=10 max=30 step=0.5 value={heat} class=r>"
+    "<b style='margin-left:auto'>{heat} °C</b></div>"
+    "<div style='display:flex;align-items:center;margin-top:8px'><span style='width:80px'>"
+    "Lamp</span><span class=sw style='background:{track}'><i style='{side}:3px'></i></span></div>"
+    "<div style='display:flex;align-items:center;margin-top:8px'><span style='width:80px'>"
+    "Dimmer</span><input type=range min=0 max=100 value={dim} class=r>"
+    "<b style='margin-left:auto'>{dim} %</b></div></div>"
+)
+ROOMS = (
+    "<style>body{background:#14181e} .r{-webkit-appearance:none;width:70px;height:7px;"
+    "background:#444;border:1px solid #8a8a8a;border-radius:4px}"
+    ".r::-webkit-slider-thumb{-webkit-appearance:none;width:15px;height:15px;"
+    "border-radius:50%;background:#4fb3ff} .sw{position:relative;display:inline-block;"
+    "width:42px;height:24px;border-radius:12px} .sw i{position:absolute;top:3px;width:18px;"
+    "height:18px;border-radius:50%;background:#f4f4f4}</style><div style='padding:16px'>"
+    + ROOM.format(name="Study", heat=19.5, dim=35, track="#4fb3ff", side="right")
+    + ROOM.format(name="Hall", heat=16, dim=80, track="#555b66", side="left")
+    + "</div>"
+)
+
+
+def test_cards_with_thick_sliders_and_inner_knob_switches_on_a_dark_page(
+    shown,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """A dark dashboard: each card is a container (a switch in it does not hide it), its
+    sliders (an 8 px track with a border, the thumb twice as tall) are fields drawn as sliders,
+    and its switch (the knob inside the pill) is a toggle, on where the knob is right."""
+    screen = shown(*chromium(tmp_path, ROOMS))
+    for name, on in (("Study", True), ("Hall", False)):
+        heading = next(e for e in screen.elements if e.text == name)
+        card = min((e.box for e in screen.elements if e.kind == "container"
+                    and e.box.contains(heading.box)), key=lambda b: b.area)  # fmt: skip
+        inside = [e for e in screen.elements if card.contains(e.box, slack=2)]
+        sliders = [e for e in inside if e.kind == "input" and "slider" in e.state]
+        assert [s.name for s in sliders] == ["Heat to", "Dimmer"], name
+        assert all(not s.text for s in sliders)  # the thumb is not read as a value
+        (switch,) = [e for e in inside if e.kind == "toggle"]
+        assert ("checked" in switch.state) == on, name

@@ -1,0 +1,109 @@
+"""Controls named by the card they are in and the unit of their value, "every …" with
+exceptions, and how far a page moved between two screens: on screens built by hand (the
+real pages are in test_perception_controls and the task corpus)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clickwright.agent.actor import OfflineActor
+from clickwright.agent.clauses import Step
+from clickwright.agent.grounding import card_box, scrolled_by
+from clickwright.agent.lexicon import lexicon
+from clickwright.agent.setting import _in_card, quantity
+from clickwright.types import Box, Element, Frame, Screen
+
+
+def el(i: int, kind: str, text: str, box: tuple[int, int, int, int], **kw) -> Element:
+    interactive = kind not in ("text", "container")
+    return Element(i, Box(*box), kind, text, interactive=interactive, **kw)
+
+
+def room(first: int, x: int, name: str, degrees: str, percent: str) -> list[Element]:
+    """A card: its heading, a heating slider showing °C, a Lights switch, a Brightness slider
+    showing %; the number and its unit read as two words, as OCR reads them."""
+    return [
+        el(first, "container", "", (x, 100, 260, 140)),
+        el(first + 1, "text", name, (x + 14, 112, 90, 20)),
+        el(first + 2, "text", "Heat to", (x + 14, 146, 52, 15)),
+        el(first + 3, "input", "", (x + 105, 145, 64, 17), state=frozenset({"slider"})),
+        el(first + 4, "text", degrees, (x + 185, 145, 40, 16)),
+        el(first + 5, "text", "°C", (x + 228, 145, 20, 16)),
+        el(first + 6, "text", "Lights", (x + 14, 178, 45, 18)),
+        el(first + 7, "toggle", "", (x + 102, 174, 44, 27), state=frozenset({"checked"})),
+        el(first + 8, "text", "Brightness", (x + 14, 212, 73, 15)),
+        el(first + 9, "input", "", (x + 105, 211, 64, 17), state=frozenset({"slider"})),
+        el(first + 10, "text", percent, (x + 190, 210, 45, 19)),
+    ]
+
+
+HOUSE = Screen(
+    Frame(np.zeros((400, 900, 3), np.uint8)),
+    tuple(
+        room(0, 20, "Living room", "22.0", "80 %")
+        + room(20, 300, "Bedroom", "19.0", "35 %")
+        + room(40, 580, "Kitchen", "20.0", "100 %")
+    ),  # fmt: skip
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "value", "chosen"),
+    [("bedroom", "18.5 degrees", 23), ("kitchen lights", "40%", 49),
+     ("the living room", "21 °C", 3), ("kitchen", "30 percent", 49)],
+)  # fmt: skip
+def test_a_control_is_named_by_its_card_and_the_unit_of_its_value(
+    words: str, value: str, chosen: int
+) -> None:
+    field = _in_card(HOUSE, words, value, None)
+    assert field is not None and field.element.id == chosen
+
+
+def test_a_card_that_holds_two_controls_for_a_bare_number_is_not_guessed() -> None:
+    assert _in_card(HOUSE, "bedroom", "18", None) is None  # heat or brightness: not said
+    assert _in_card(HOUSE, "garage", "18 degrees", None) is None  # no such card
+    assert card_box(HOUSE, "Kitchen") == Box(580, 100, 260, 140)
+
+
+def test_quantities_and_units_are_read_with_the_lexicon() -> None:
+    assert quantity("18.5 degrees") == (18.5, "temperature")
+    assert quantity("40%") == (40.0, "percent") and quantity("7") == (7.0, None)
+    assert quantity("12 apples") is None and quantity("soon") is None
+    assert lexicon().unit("°C") == lexicon().unit("celsius") == "temperature"
+
+
+class _Still(OfflineActor):
+    """An actor that only reads a screen (no device, nothing done)."""
+
+    def __init__(self, screen: Screen) -> None:
+        self._screen = screen
+
+    @property
+    def screen(self) -> Screen:
+        return self._screen
+
+
+@pytest.mark.parametrize(
+    ("target", "left_out"),
+    [("light in the house except the living room", [7]), ("lights but not the kitchen", [47]),
+     ("light except for Bedroom and Kitchen", [27, 47])],
+)  # fmt: skip
+def test_every_named_toggle_is_chosen_less_those_after_except(
+    target: str, left_out: list[int]
+) -> None:
+    chosen, left = _Still(HOUSE)._every_toggle(Step("uncheck", target, target, every=True), "")
+    assert [e.id for e in left] == left_out
+    assert sorted(e.id for e in chosen) == sorted({7, 27, 47} - set(left_out))
+
+
+def test_how_far_a_page_moved_is_read_from_the_texts_on_both_screens() -> None:
+    before = HOUSE
+    shifted = [
+        Element(e.id, e.box._replace(y=e.box.y - 90 + 2 * (i % 3 == 0)), e.kind, e.text)
+        for i, e in enumerate(before.elements)
+    ]
+    title = el(99, "text", "Hearth - Fjordvik house", (300, 2, 160, 15))  # it does not move
+    after = Screen(before.frame, (*shifted, title))
+    assert scrolled_by(Screen(before.frame, (*before.elements, title)), after) in range(88, 93)
+    assert scrolled_by(before, before) is None  # nothing moved
