@@ -159,11 +159,12 @@ def test_corpus_pages_buttons_are_buttons_and_headings_text(
 # ---- IDLE's Settings dialog (Tk's own theme) --------------------------------------------------
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def idle_settings(display) -> Iterator:  # noqa: ANN001
     """IDLE (the system's, as the corpus runs it) with a fresh home, its Settings dialog opened
-    from Options > Configure IDLE; yields a function that clicks a tab (or a point) and returns
-    the settled frame."""
+    from Options > Configure IDLE, once for the module (each test leaves every setting as it
+    found it); yields a function that clicks a tab (or a point) and returns the settled
+    frame."""
     idle = shutil.which("idle") and Path("/usr/bin/idle")
     if not idle or not idle.exists():
         pytest.skip("IDLE (Debian package idle3) is not installed")
@@ -235,6 +236,7 @@ def test_idle_settings_tk_toggles_and_small_entries(idle_settings) -> None:  # n
     assert box.name == "Show line numbers in new windows" and "checked" not in box.state
     ticked = parse(idle_settings(point=box.box.center))
     assert [("checked" in e.state) for e in ticked.elements if e.kind == "checkbox"] == [True]
+    idle_settings(point=box.box.center)  # unticked again, as it was
 
 
 def test_idle_settings_current_tab_in_its_focus_ring_is_a_tab() -> None:
