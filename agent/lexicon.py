@@ -161,6 +161,7 @@ class Lexicon:
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()
         }
         self.scrolling = _phrases(data["actions"]["find"].get("scrolling", []))
+        self.lowering = _phrases(data["actions"]["set"].get("lowering", []))
         self.frames: dict[str, tuple[Frame, ...]] = {}
         order = 0
         for action, spec in data["actions"].items():

@@ -339,7 +339,12 @@ def _build(
                 return None
             if not what:  # "choose Premium": a click on the option
                 return [Step("click", clause, target=value, soft=True)]
-            return [Step("set", clause, target=_referent(what, after), text=value)]
+            by = None
+            if "by" in literal_words:  # "turn the heat up by 2": from the value shown now
+                down = "up|down" in literal_words and toks[c.slots["what"][1]].word == "down"
+                lowering = lex.longest(lex.lowering, [t.word for t in toks], start) > 0
+                by = "down" if down or (lowering and "up|down" not in literal_words) else "up"
+            return [Step("set", clause, target=_referent(what, after), text=value, where=by)]
         case "type" if "value2" in c.slots:  # "use Ana as first name and Lima as surname"
             pairs = ((slot("value"), slot("what")), (slot("value2"), slot("what2")))
             if any(t.word in ("in", "into") for t in toks) and not all(

@@ -73,6 +73,8 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
     field = _field(actor, step)
     if field is None:
         if (slider := _unseen_slider(actor.screen, step.target)) is not None:
+            if step.where in ("up", "down"):
+                value = _moved_by(actor.screen, Field(Element(-1, slider, "input"), ""), step)
             return move_slider(actor, step, slider, value)
         raise StepFailed(
             f"could not {step.clause!r}: nothing on screen is labelled '{step.target}'"
@@ -80,6 +82,8 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         )
     element = field.element
     label = field.label
+    if step.where in ("up", "down"):
+        value = _moved_by(actor.screen, field, step)
     if element.kind in ("checkbox", "toggle"):
         wanted = value.lower()
         verb = "uncheck" if wanted in OFF else "check"
@@ -105,6 +109,24 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
                 return pick_date(actor, step, value)  # a field that only takes its picker
             actor.blind(step, Hotkey(keys=("tab",)), None, CHANGE,
                         "leaving the field, which closes the date picker it opened")  # fmt: skip
+
+
+def _moved_by(screen: Screen, field: Field, step: Step) -> str:
+    """The value `step.text` up or down from what the control shows now ("up by 1.5 degrees"
+    at 20.5 °C: 22); a percentage of a control that shows no percent is a share of its value
+    ("lower the price by 10%")."""
+    said = quantity(step.text or "")
+    if said is None:
+        raise StepFailed(f"could not {step.clause!r}: '{step.text}' is no amount to change by")
+    shown = _slider_value(screen, field.element.box)
+    if shown is None:
+        raise StepFailed(f"could not {step.clause!r}: '{field.label}' shows no value to change")
+    amount, unit = said
+    width, height = screen.frame.size
+    if unit == "percent" and "percent" not in _shown_units(screen, field, Box(0, 0, width, height)):
+        amount = shown * amount / 100
+    moved = shown + (amount if step.where == "up" else -amount)
+    return f"{round(moved, 6):g}"
 
 
 def _choice_beside(screen: Screen, radio: Element, value: str) -> Element | None:

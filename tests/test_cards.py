@@ -107,3 +107,34 @@ def test_how_far_a_page_moved_is_read_from_the_texts_on_both_screens() -> None:
     after = Screen(before.frame, (*shifted, title))
     assert scrolled_by(Screen(before.frame, (*before.elements, title)), after) in range(88, 93)
     assert scrolled_by(before, before) is None  # nothing moved
+
+
+@pytest.mark.parametrize(
+    ("task", "where", "text"),
+    [("turn the heat up by 2", "up", "2"), ("lower the volume by 10%", "down", "10%"),
+     ("turn the bedroom down by 1.5 degrees", "down", "1.5 degrees"),
+     ("increase the Width by 5 from what it is now", "up", "5"),
+     ("set the timeout to 45", None, "45")],
+)  # fmt: skip
+def test_a_change_by_an_amount_is_read_with_its_direction(
+    task: str, where: str | None, text: str
+) -> None:
+    from clickwright.agent.interpreter import interpret
+
+    (step,) = interpret(task)
+    assert (step.verb, step.where, step.text) == ("set", where, text)
+
+
+@pytest.mark.parametrize(
+    ("words", "where", "amount", "moved"),
+    [("bedroom", "up", "1.5 degrees", "20.5"), ("kitchen", "down", "25%", "75"),
+     ("living room", "down", "0.5 °C", "21.5")],
+)  # fmt: skip
+def test_an_amount_is_added_to_what_the_control_shows(
+    words: str, where: str, amount: str, moved: str
+) -> None:
+    from clickwright.agent.setting import _moved_by
+
+    field = _in_card(HOUSE, words, amount, None)
+    assert field is not None
+    assert _moved_by(HOUSE, field, Step("set", words, words, text=amount, where=where)) == moved
