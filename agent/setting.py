@@ -39,7 +39,7 @@ from clickwright.types import Box, Click, Element, Hotkey, Screen, Target, Type
 if TYPE_CHECKING:
     from clickwright.agent.actor import OfflineActor
 
-__all__ = ["parse_date", "set_value"]
+__all__ = ["parse_date", "quantity", "set_value", "taking"]
 
 ON = frozenset({"on", "yes", "true", "checked", "enabled", "enable", "1"})
 OFF = frozenset({"off", "no", "false", "unchecked", "disabled", "disable", "0"})
@@ -228,7 +228,7 @@ def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field
             continue
         inside = [f for f in fields(screen) + unseen_sliders(screen)
                   if card.contains(f.element.box, slack=2)]  # fmt: skip
-        chosen = _taking(screen, inside, value, card)
+        chosen = taking(screen, inside, value, card)
         if rest:
             chosen = [f for f in chosen if text_similarity(rest, f.label) >= 80] or chosen
         if len(chosen) == 1:
@@ -236,9 +236,11 @@ def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field
     return None
 
 
-def _taking(screen: Screen, candidates: list[Field], value: str, card: Box) -> list[Field]:
+def taking(
+    screen: Screen, candidates: list[Field], value: str, card: Box, strict: bool = False
+) -> list[Field]:
     """The controls among `candidates` that take `value`: for a number, those showing its
-    unit (or, when none does, those showing none); for words, any."""
+    unit (or, unless `strict`, when none does, those showing none); for words, any."""
     said = quantity(value)
     if said is None:
         return candidates
@@ -246,9 +248,8 @@ def _taking(screen: Screen, candidates: list[Field], value: str, card: Box) -> l
     if said[1] is None:
         return numeric
     shown = {id(f): _shown_units(screen, f, card) for f in numeric}
-    return [f for f in numeric if said[1] in shown[id(f)]] or [
-        f for f in numeric if not shown[id(f)]
-    ]
+    matched = [f for f in numeric if said[1] in shown[id(f)]]
+    return matched or ([] if strict else [f for f in numeric if not shown[id(f)]])
 
 
 QUANTITY = re.compile(r"\s*(-?\d+(?:[.,]\d+)?)\s*(\D{0,12}?)\s*")

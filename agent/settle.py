@@ -45,6 +45,7 @@ from clickwright.agent.grounding import (
 from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
+from clickwright.agent.setting import quantity, taking
 from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Element, Screen
 
@@ -125,6 +126,9 @@ def _unread(step: Step, screen: Screen) -> Settled:
     if not toks:
         raise unreadable(clause, "it names nothing")
     lex = lexicon()
+    ranged = _range(clause, screen)
+    if ranged is not None and ranged.steps and ranged.steps[0].verb == "set":
+        return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
     for skip in range(1, min(MAX_SKIPPED, len(toks) - 1) + 1):
         rest = clause[toks[skip].start :]
         if not reading.starts_with_verb(rest):
@@ -164,7 +168,7 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return Settled([replace(s, clause=clause) for s in filled], "the fields its words name")
     if (stated := _stated(clause, screen)) is not None:
         return stated
-    if (ranged := _range(clause, screen)) is not None:
+    if ranged is not None:
         return ranged
     starts = [0, 1] + ([2] if len(toks) > 2 and toks[1].word in lex.persons else [])
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
@@ -1503,7 +1507,10 @@ def _range(clause: str, screen: Screen) -> Settled | None:
     To (Start and End …), the pair beside the words that name it when there are several."""
     found = _RANGE.fullmatch(clause.strip())
     lex = lexicon()
-    if found is None or not (lex.value_kind(found["a"]) and lex.value_kind(found["b"])):
+    if found is None:
+        return None
+    end_value, rest = _value_then_rest(found["b"])
+    if not (lex.value_kind(found["a"]) and lex.value_kind(end_value)):
         return None
     known = [f for f in fields(screen) if f.element.kind in FIELD_KINDS]
     starts = [f for f in known if words_of(f.label)[:1] and words_of(f.label)[0] in lex.starts]
@@ -1525,10 +1532,40 @@ def _range(clause: str, screen: Screen) -> Settled | None:
     if not ends:
         return None
     end = min(ends, key=lambda f: f.element.box.distance_to(*box.center))
-    steps = [_set_field(start, found["a"]), _set_field(end, found["b"])]
+    steps = [_set_field(start, found["a"]), _set_field(end, end_value)]
     if len(starts) > 1 and named is not None:
         steps = [replace(s, scope=found["what"]) for s in steps]
+    if rest and (beside := _by_unit(screen, rest, start, known)) is not None:
+        steps.append(beside)  # "… until 6:15 at 16.5 degrees": the field showing °C by them
     return Settled(steps, f"'{start.label}' and '{end.label}'")
+
+
+def _value_then_rest(text: str) -> tuple[str, str]:
+    """ "6:15 at 16.5 degrees": the value at the start of `text`, and the words after it."""
+    words = text.split()
+    for n in range(len(words) - 1, 0, -1):
+        if lexicon().value_kind(" ".join(words[:n])):
+            return " ".join(words[:n]), " ".join(words[n:])
+    return text, ""
+
+
+def _by_unit(screen: Screen, words: str, near: Field, known: list[Field]) -> Step | None:
+    """ "at 16.5 degrees" said of a range: the one other field in its card whose number shows
+    that unit (Night temperature (°C))."""
+    said = words_of(words)
+    value = " ".join(words.split()[1:]) if said[:1] and said[0] in lexicon().linkers else words
+    unit = quantity(value)
+    if unit is None or unit[1] is None:
+        return None
+    box = near.element.box
+    cards = [e.box for e in screen.elements if e.kind == "container"
+             and e.box.contains(box, slack=2) and e.box.area > 4 * box.area]  # fmt: skip
+    if not cards:
+        return None
+    card = min(cards, key=lambda b: b.area)
+    inside = [f for f in known if card.contains(f.element.box, slack=2) and f is not near]
+    chosen = taking(screen, inside, value, card, strict=True)
+    return _set_field(chosen[0], value) if len(chosen) == 1 else None
 
 
 def _stated(clause: str, screen: Screen) -> Settled | None:

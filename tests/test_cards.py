@@ -138,3 +138,24 @@ def test_an_amount_is_added_to_what_the_control_shows(
     field = _in_card(HOUSE, words, amount, None)
     assert field is not None
     assert _moved_by(HOUSE, field, Step("set", words, words, text=amount, where=where)) == moved
+
+
+def test_a_range_said_with_a_value_after_it_fills_that_value_by_its_unit() -> None:
+    """ "… from 22:30 until 6:15 at 16.5 degrees": From and Until take the times, and the one
+    other field of their card whose label shows °C takes the temperature."""
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+
+    night = Screen(HOUSE.frame, (
+        el(1, "container", "", (20, 260, 530, 130)),
+        el(2, "text", "Lower the heating at night", (34, 270, 190, 15)),
+        el(3, "combo", "10:00 PM", (34, 320, 118, 35), name="From"),
+        el(4, "combo", "06:30 AM", (166, 320, 117, 35), name="Until"),
+        el(5, "input", "17", (298, 320, 90, 33), name="Night temperature (°C)"),
+        el(6, "button", "Save changes", (700, 360, 150, 36)),
+    ))  # fmt: skip
+    clause = "Night setback should run from 22:30 until 6:15 at 16.5 degrees"
+    settled = settle(Step("unread", clause, target=clause), night, Memory())
+    assert [(s.target, s.text) for s in settled.steps] == [
+        ("From", "22:30"), ("Until", "6:15"), ("Night temperature (°C)", "16.5 degrees")
+    ]  # fmt: skip
