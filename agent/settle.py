@@ -419,15 +419,21 @@ def _fill(
     made: list[tuple[_Segment, int]] = []  # each piece with the steps there were before it
     remarks: list[_Segment] = []
     index = -1
+    denied = False  # "and not on weekends": a negation cut from its words by a linker
     while (index := index + 1) < len(segments):
         segment = segments[index]
+        said = [t.word for t in segment.words]
+        if said and lex.longest(lex.negations, said, 0) == len(said):
+            denied = True
+            continue
         made.append((segment, len(steps) if pending is None else -1))
         claimed = {field for field, i in named.items() if i > index}  # named further on
         if cells := _grid_reading(segment.text, screen, steps):
             steps += [replace(c, clause=words) for c in cells]  # both named: row and column
             continue
         found = _field_in(segment, known, used)
-        negated = any(t.word in {" ".join(n) for n in lex.negations} for t in segment.words)
+        negated = denied or any(w in {" ".join(n) for n in lex.negations} for w in said)
+        denied = False
         if found is None and (measured := _measured(segment)) is not None:
             steps.append(Step("set", words, target=measured[0], text=measured[1]))
             continue  # "100 wide" with no Width shown: looked for where it may be
@@ -436,6 +442,11 @@ def _fill(
             used.add(switch.element.id)
             continue
         if found is None and named_only and pending is None:
+            kind = lex.value_kind(segment.text)
+            made_for = showing([f for f in known if f.element.id not in used], kind or "")
+            if kind in ("time", "date") and len(made_for) == 1:  # "at 06:45": the time field
+                steps.append(_set_field(made_for[0], segment.text))
+                used.add(made_for[0].element.id)
             continue
         if found is None:
             value = _value_words(segment.text)
@@ -656,9 +667,12 @@ def _field_in(
             if toks[a].word in lexicon().determiners or lexicon().value_kind(words):
                 continue
             names = [words, *lexicon().synonyms.get(normalize(words), ())]  # "account": Username
+            numbered = any(lexicon().number(t.word) is not None for t in toks[a:b])
             for field in known:
                 if field.element.id in used:
                     continue
+                if numbered and not any(c.isdigit() for c in field.label):
+                    continue  # "snooze 5 minutes" is Snooze (minutes) and its value
                 score = max(text_similarity(name, field.label) for name in names)
                 if len(words) <= 2 and score < 100:
                     continue  # "I" is inside "Fair", and names nothing
@@ -670,8 +684,10 @@ def _field_in(
     text = segment.text
     base = toks[0].start
     before = _value_words(text[: toks[a].start - base]) if a else ""
-    if toks[a].word in measures and a and lexicon().number(toks[a - 1].word) is not None:
-        before = toks[a - 1].text  # "new windows 100 wide": the number is the value
+    unit = re.findall(r"\(([^)]*)\)", field.label.lower())  # "Snooze (minutes)"
+    named_unit = toks[a].word in measures or toks[a].word in " ".join(unit).split()
+    if named_unit and a and lexicon().number(toks[a - 1].word) is not None:
+        before = toks[a - 1].text  # "new windows 100 wide", "snooze 5 minutes": the number
     after = _value_words(text[toks[b - 1].end - base :]) if b < len(toks) else ""
     return field, before, after
 

@@ -159,3 +159,26 @@ def test_a_range_said_with_a_value_after_it_fills_that_value_by_its_unit() -> No
     assert [(s.target, s.text) for s in settled.steps] == [
         ("From", "22:30"), ("Until", "6:15"), ("Night temperature (°C)", "16.5 degrees")
     ]  # fmt: skip
+
+
+def test_a_sentence_with_no_verb_fills_a_time_a_unit_label_and_a_negation_cut_by_a_linker() -> None:
+    """ "Wake me at 06:45, snooze 5 minutes, and not on weekends" on an alarm dialog: the one
+    field showing a time takes 06:45, "Snooze (minutes)" takes 5 (its bracketed unit is no
+    part of the value), and "not" cut from "on weekends" by its linker still unticks."""
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+
+    alarm = Screen(HOUSE.frame, (
+        el(1, "text", "Wake-up time", (10, 40, 90, 15)),
+        el(2, "input", "07:00", (120, 32, 250, 30)),
+        el(3, "text", "Snooze (minutes)", (10, 80, 110, 15)),
+        el(4, "input", "10", (120, 72, 180, 30)),
+        el(5, "checkbox", "Also on weekends", (10, 115, 140, 20), state=frozenset({"checked"})),
+        el(6, "button", "OK", (300, 160, 80, 30)),
+    ))  # fmt: skip
+    clause = "Wake me at 06:45, snooze 5 minutes, and not on weekends"
+    settled = settle(Step("unread", clause, target=clause), alarm, Memory())
+    assert [(s.verb, s.target, s.text) for s in settled.steps] == [
+        ("set", "Wake-up time", "06:45"), ("set", "Snooze (minutes)", "5"),
+        ("uncheck", "Also on weekends", None),
+    ]  # fmt: skip
