@@ -94,6 +94,8 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         actor.do(Step("click", step.clause, target=label, kind="radio"))
     elif element.kind == "combo" and _a_moment(element.text, value):
         _type_segments(actor, step, element, _formatted(value, element))  # "10:00 PM 🕓"
+    elif element.kind == "button" and _spin_box(actor.screen, element):
+        actor.type_into(step, replace(element, name=element.name or label), _number_of(value))
     elif element.kind in ("combo", "button"):
         choose(actor, step, element, value)
     elif _role(actor, element) in SLIDER_ROLES or _thin_with_number(actor.screen, element):
@@ -127,6 +129,24 @@ def _moved_by(screen: Screen, field: Field, step: Step) -> str:
         amount = shown * amount / 100
     moved = shown + (amount if step.where == "up" else -amount)
     return f"{round(moved, 6):g}"
+
+
+def _spin_box(screen: Screen, element: Element) -> bool:
+    """A spin box read as a button: it shows a bare number, its minus and plus flush right of
+    it, each about as tall as it."""
+    if _number(element.text) is None or not re.fullmatch(r"\s*-?[\d.,]+\s*", element.text):
+        return False
+    box = element.box
+    beside = [e.box for e in screen.elements if e.interactive and e is not element
+              and -3 <= e.box.x - box.right <= 4 + 2 * box.h
+              and abs(e.box.center[1] - box.center[1]) <= box.h / 4
+              and 0.7 * box.h <= e.box.h <= 1.3 * box.h and e.box.w <= 1.5 * e.box.h]  # fmt: skip
+    return len(beside) == 2
+
+
+def _number_of(value: str) -> str:
+    said = quantity(value)
+    return f"{said[0]:g}" if said is not None else value
 
 
 def _choice_beside(screen: Screen, radio: Element, value: str) -> Element | None:

@@ -129,6 +129,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
     ranged = _range(clause, screen)
     if ranged is not None and ranged.steps and ranged.steps[0].verb == "set":
         return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
+    if (rows := _rows_showing(clause, screen)) is not None:
+        return rows
     for skip in range(1, min(MAX_SKIPPED, len(toks) - 1) + 1):
         rest = clause[toks[skip].start :]
         if not reading.starts_with_verb(rest):
@@ -1120,6 +1122,8 @@ def _label(step: Step, screen: Screen) -> Settled:
         ):
             filled = [replace(s, clause=step.clause) for s in filled]
             return Settled(filled, f"no '{verb}' button: the fields its words name")
+        if (rows := _rows_showing(step.clause, screen)) is not None:
+            return rows  # "Upload only the pictures from Rome": the rows, then OK at the end
         if (acting := _row_action(verb, step.target)) is not None:
             action, row = acting
             click = Step("click", step.clause, target=action, scope=row)
@@ -1675,6 +1679,46 @@ def _select(step: Step, screen: Screen) -> Settled:
                  for i, p in enumerate(parts)]  # fmt: skip
         return Settled(steps, "one option each")
     return _same(step)
+
+
+_PLURAL_ROWS = re.compile(
+    r"\b(?P<only>only\s+|just\s+)?(?:all\s+|every\s+)?(?:the|those|these|my)\s+"
+    r"(?P<noun>[a-z]+s)\s+(?:from|with|of|in|about|showing|mentioning|that show|that mention)"
+    r"\s+(?P<what>.+)",
+    re.I,
+)
+
+
+def _rows_showing(clause: str, screen: Screen) -> Settled | None:
+    """ "Upload only the pictures from Rome": each row of a list (or check list) that shows
+    Rome is picked (Ctrl for the next ones, so they add up), and with "only" the boxes of the
+    others are cleared; the verb's own button, if any, follows as the dialog's confirmation."""
+    found = _PLURAL_ROWS.search(clause)
+    if found is None:
+        return None
+    rows = [e for e in screen.elements if e.kind in ("list_item", "checkbox") and e.text.strip()]
+    rows += [e for e in screen.elements if e.kind == "button" and e.text.strip()
+             and any(abs(e.box.x - r.box.x) <= 3 and abs(e.box.w - r.box.w) <= 4
+                     for r in rows if r.kind == "list_item")]  # fmt: skip  # the current row
+    words = found["what"].split()
+    for n in range(len(words), 0, -1):  # "Rome to the album": the rows show "Rome"
+        wanted = {normalize(w) for w in words[:n]}
+        shown = sorted((e for e in rows if wanted <= set(normalize(e.text).split())),
+                       key=lambda e: (e.box.y, e.box.x))  # fmt: skip
+        if shown and len(shown) < len(rows):
+            break
+    else:
+        return None
+    if any(e.kind == "checkbox" for e in shown):
+        steps = [Step("check", clause, target=e.text, kind="checkbox") for e in shown]
+        if found["only"]:
+            steps += [Step("uncheck", clause, target=e.text, kind="checkbox") for e in rows
+                      if e.kind == "checkbox" and e not in shown
+                      and "checked" in e.state]  # fmt: skip
+    else:
+        steps = [Step("click", clause, target=e.text, kind=e.kind,
+                      keys=("ctrl",) if i else ()) for i, e in enumerate(shown)]  # fmt: skip
+    return Settled(steps, f"each of the {found['noun']} that show {' '.join(words[:n])}")
 
 
 def _is_list(screen: Screen, words: str) -> bool:

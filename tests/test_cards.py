@@ -182,3 +182,28 @@ def test_a_sentence_with_no_verb_fills_a_time_a_unit_label_and_a_negation_cut_by
         ("set", "Wake-up time", "06:45"), ("set", "Snooze (minutes)", "5"),
         ("uncheck", "Also on weekends", None),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["list_item", "checkbox"])
+def test_only_the_rows_that_show_a_word_are_picked(kind: str) -> None:
+    """ "Upload only the pictures from Rome to the album": each row showing Rome, with Ctrl
+    after the first in a list; in a check list, the others' ticks are cleared."""
+    from clickwright.agent.settle import _rows_showing
+
+    places = ("Rome, the Colosseum", "Oslo, the Opera", "Rome, Trevi fountain", "Bergen")
+    rows = Screen(HOUSE.frame, tuple(
+        el(i, kind, f"IMG_22{i}.jpg - {p}", (100, 100 + 20 * i, 300, 18),
+           state=frozenset({"checked"}) if i == 1 else frozenset())
+        for i, p in enumerate(places)
+    ))  # fmt: skip
+    settled = _rows_showing("Upload only the pictures from Rome to the album", rows)
+    assert settled is not None
+    said = [(s.verb, s.target, s.keys) for s in settled.steps]
+    if kind == "list_item":
+        assert said == [("click", "IMG_220.jpg - Rome, the Colosseum", ()),
+                        ("click", "IMG_222.jpg - Rome, Trevi fountain", ("ctrl",))]  # fmt: skip
+    else:
+        assert said == [("check", "IMG_220.jpg - Rome, the Colosseum", ()),
+                        ("check", "IMG_222.jpg - Rome, Trevi fountain", ()),
+                        ("uncheck", "IMG_221.jpg - Oslo, the Opera", ())]  # fmt: skip
+    assert _rows_showing("Upload the pictures from Paris", rows) is None
