@@ -203,14 +203,26 @@ def clauses(task: str) -> list[str]:
             remarks.add(len(cuts))  # "the meeting moved: replace 10am with 11am" says why
         cuts.append(s)
     pieces = []
+    subject = None  # what a remark before a colon was about ("the kids' room is chilly:")
     for index, piece in enumerate(split_at(task, cuts)):
         masked_piece = _masked(piece)
         start = LEADING.match(masked_piece).end()  # type: ignore[union-attr]  # "" at worst
         end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
         end = _before_trailer(masked_piece, start, end)
-        if (clause := piece[start:end].strip()) and index not in remarks:
+        clause = piece[start:end].strip()
+        if index in remarks:
+            said = _SAID_OF.match(clause)
+            subject = said["subject"] if said else None
+        elif clause:
+            if subject and (its := _ITS.search(clause)):  # "turn its thermostat up": in it
+                clause = f"in {subject}, {clause[: its.start()]}the {clause[its.end() :]}"
             pieces.append(clause)
+            subject = None
     return _with_scopes(_shared_objects(pieces))
+
+
+_SAID_OF = re.compile(r"(?P<subject>.+?)\s+(?:is|are|was|were|seems|feels|looks)\b", re.I)
+_ITS = re.compile(r"\b(?:its|their)\s+", re.I)
 
 
 def _before_trailer(masked: str, start: int, end: int) -> int:

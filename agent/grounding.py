@@ -413,7 +413,10 @@ def card_box(screen: Screen, words: str) -> Box | None:
     """The card or panel that shows `words` (its heading, "Bedroom"): the smallest container
     round the best element showing them, never a row of it nor the whole screen."""
     width, height = screen.frame.size
-    for shown in showing_words(screen, words, rows=True):
+    said = words.split()
+    while len(said) > 1 and said[0].lower() in lexicon().determiners:
+        said = said[1:]  # "the kitchen"
+    for shown in showing_words(screen, " ".join(said), rows=True):
         holders = [e.box for e in screen.elements if e.kind == "container"
                    and e.box.contains(shown.box, slack=2) and e.box.area > 4 * shown.box.area
                    and e.box.area < 0.5 * width * height]  # fmt: skip

@@ -207,3 +207,17 @@ def test_only_the_rows_that_show_a_word_are_picked(kind: str) -> None:
                         ("check", "IMG_222.jpg - Rome, Trevi fountain", ()),
                         ("uncheck", "IMG_221.jpg - Oslo, the Opera", ())]  # fmt: skip
     assert _rows_showing("Upload the pictures from Paris", rows) is None
+
+
+def test_a_remark_before_a_colon_is_the_place_of_the_clause_that_says_its() -> None:
+    """ "the kids' room is chilly: turn its thermostat up by 1.5 degrees": the thermostat is
+    the kids' room's; a remark that no clause refers back to is still only a remark."""
+    from clickwright.agent.clauses import clauses
+    from clickwright.agent.interpreter import interpret
+
+    task = "the kids' room is chilly: turn its thermostat up by 1.5 degrees, then save"
+    assert clauses(task)[0] == "in the kids' room, turn the thermostat up by 1.5 degrees"
+    step = interpret(task)[0]
+    assert (step.target, step.scope, step.where) == ("thermostat", "kids' room", "up")
+    assert _in_card(HOUSE, "thermostat", "1.5 degrees", "the Kitchen") is not None
+    assert clauses("the meeting moved: replace 10am with 11am") == ["replace 10am with 11am"]
