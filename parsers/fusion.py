@@ -10,6 +10,7 @@ roles, names and states win, and the pixels keep what the tree does not know.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -1011,6 +1012,9 @@ def _glyph_sign(character: str) -> bool:
     return category[0] in "SPZC" and category != "Sc" and character not in "@#%&"
 
 
+BARE_VALUE = re.compile(r"\s*[-+$€£]?\s?\d[\d.,:/-]*\s?%?\s*")
+
+
 def _name_fields(fields: list[tuple[int, Widget]], texts: list[TextBox]) -> dict[int, str]:
     """Name each line edit or combo box after its label: the nearest text on its left in the
     same row, else the text just above it, each label used once."""
@@ -1018,6 +1022,8 @@ def _name_fields(fields: list[tuple[int, Widget]], texts: list[TextBox]) -> dict
     for index, field in fields:
         box = field.box
         for t_index, text in enumerate(texts):
+            if BARE_VALUE.fullmatch(text.text):
+                continue  # a number is a value (a slider's, drawn above its knob), no name
             label = text.box
             left_gap = box.x - label.right
             same_row = abs(label.center[1] - box.center[1]) <= max(box.h, label.h) / 2
