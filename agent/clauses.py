@@ -78,7 +78,8 @@ class Step:
     where: str | None = None  # insert: end, start, below, above, between; find: places;
     # unread: "remark" for a statement after a step ("…, I don't want those changes");
     # click: "exact" for a label made from the task's words, found only as written;
-    # set: "up" or "down" when the value is an amount to change it by
+    # set: "up" or "down" when the value is an amount to change it by, "if listed" when a
+    # drop-down is only guessed to hold the value (closed again when it does not)
     scope: str | None = None  # a text the row, card or section acted in contains
     source: str | None = None  # the value is read from the screen: what names it
     soft: bool = field(default=False, compare=False)

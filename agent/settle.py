@@ -449,6 +449,9 @@ def _fill(
             if kind in ("time", "date") and len(made_for) == 1:  # "at 06:45": the time field
                 steps.append(_set_field(made_for[0], segment.text))
                 used.add(made_for[0].element.id)
+            elif (guess := _closed_list_for(segment, known, used)) is not None:
+                steps.append(guess)  # "with the radio": Radio, if the one drop-down lists it
+                used.add(next(f.element.id for f in known if f.label == guess.target))
             continue
         if found is None:
             value = _value_words(segment.text)
@@ -510,6 +513,21 @@ def _fill(
                  for i, ((segment, before), end) in enumerate(zip(made, ends, strict=True))
                  if before == end and i > 0 and segment not in remarks]  # fmt: skip
     return steps + _repeated(steps, known, used)
+
+
+def _closed_list_for(segment: _Segment, known: Sequence[Field], used: set[int]) -> Step | None:
+    """A word or two after "with" or "as" that no label names, on a screen with one drop-down
+    not set yet: that drop-down is opened to look for it among its options (and closed again
+    when it is not one)."""
+    value = _value_words(segment.text)
+    if segment.linker not in ("with", "as", "using") or not value or _a_value(value):
+        return None
+    if len(value.split()) > 2 or lexicon().value_kind(value):
+        return None
+    lists = [f for f in known if f.element.kind == "combo" and f.element.id not in used]
+    if len(lists) != 1:
+        return None
+    return replace(_set_field(lists[0], value), where="if listed")
 
 
 def _about_it(value: str) -> bool:

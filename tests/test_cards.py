@@ -221,3 +221,23 @@ def test_a_remark_before_a_colon_is_the_place_of_the_clause_that_says_its() -> N
     assert (step.target, step.scope, step.where) == ("thermostat", "kids' room", "up")
     assert _in_card(HOUSE, "thermostat", "1.5 degrees", "the Kitchen") is not None
     assert clauses("the meeting moved: replace 10am with 11am") == ["replace 10am with 11am"]
+
+
+def test_a_value_no_label_names_is_looked_for_in_the_one_drop_down_not_set() -> None:
+    """ "with the radio" beside a Sound drop-down showing "Classic bell": the drop-down is
+    opened to look for Radio, and closed again if it does not list it ("if listed")."""
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+
+    alarm = Screen(HOUSE.frame, (
+        el(1, "text", "Wake-up time", (10, 40, 90, 15)),
+        el(2, "input", "07:00", (120, 32, 250, 30)),
+        el(3, "text", "Sound", (10, 80, 60, 15)),
+        el(4, "combo", "Classic bell", (120, 72, 250, 30)),
+        el(5, "button", "OK", (300, 160, 80, 30)),
+    ))  # fmt: skip
+    clause = "Wake me at 06:45 with the radio"
+    settled = settle(Step("unread", clause, target=clause), alarm, Memory())
+    assert [(s.target, s.text, s.where) for s in settled.steps] == [
+        ("Wake-up time", "06:45", None), ("Sound", "radio", "if listed")
+    ]  # fmt: skip
