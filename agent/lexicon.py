@@ -195,6 +195,14 @@ class Lexicon:
         self.units: dict[str, str] = {
             unit: group for group, units in data["units"].items() for unit in units
         }
+        self.comparisons: dict[tuple[str, ...], str] = {
+            tuple(phrase.split()): op
+            for op, phrases in data["comparisons"].items()
+            for phrase in phrases
+        }
+        self.column_verbs: dict[tuple[str, ...], tuple[str, ...]] = {
+            tuple(k.split()): tuple(v) for k, v in data["column_verbs"].items()
+        }
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()
         }

@@ -1344,30 +1344,110 @@ def _row_named(screen: Screen, words: str, buttons: Sequence[Element]) -> str:
 
 def row_by_extreme(screen: Screen, words: str) -> str | None:
     """ "the cheapest item": the name of the row showing the least amount of money in a
-    column of amounts (its first text), by the lexicon's superlatives."""
+    column of amounts (its first text), by the lexicon's superlatives; among the rows a
+    condition leaves ("the cheapest flight that lands before 12"), or the one row it leaves."""
     lex = lexicon()
     said = words_of(words)
     found = next(((way, kind) for phrase, (way, kind) in lex.superlatives.items()
                   if any(phrase_at(said, i, phrase) for i in range(len(said)))), None)  # fmt: skip
+    rows = _rows_meeting(screen, said)
     if found is None:
-        return None
+        return _row_name(screen, rows[0]) if rows is not None and len(rows) == 1 else None
     way, kind = found
     values = [(number, e) for e in screen.elements
-              if (kind == "number" or lex.value_kind(e.text.strip()) == "money")
-              and (number := _as_number(e.text)) is not None
-              and re.fullmatch(r"\W{0,2}[\d.,]+\W{0,3}\w{0,3}", e.text.strip())]  # fmt: skip
+              if (kind == "number" or lex.value_kind(e.text.strip()) == "money"
+                  or MONEY_CELL.fullmatch(e.text.strip()))
+              and (number := _amount(e.text)) is not None
+              and re.fullmatch(r"\W{0,2}[\d.,]+\W{0,3}\w{0,3}|" + MONEY_CELL.pattern,
+                               e.text.strip())]  # fmt: skip
     column = max(values, key=lambda v: sum(abs(v[1].box.center[0] - o.box.center[0]) < 20
                                           for _, o in values), default=None)  # fmt: skip
     if column is None:
         return None
     same = [v for v in values if abs(v[1].box.center[0] - column[1].box.center[0]) < 20]
-    if len(same) < 2:
+    if rows is not None:
+        same = [v for v in same if any(abs(v[1].box.center[1] - y) < v[1].box.h / 2 for y in rows)]
+    if len(same) < (1 if rows is not None else 2):
         return None
     _, cell = (min if way == "min" else max)(same, key=lambda v: v[0])
-    middle = cell.box.center[1]
+    return _row_name(screen, cell.box.center[1], cell.box.x)
+
+
+MONEY_CELL = re.compile(r"[$€£]?\s?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?\s?[^\W\d_]{0,3}")
+"""An amount with its thousands spaced ("2 140 kr")."""
+
+
+def _amount(text: str) -> float | None:
+    spaced = MONEY_CELL.search(text)
+    return _as_number(re.sub(r"[ \u00a0]", "", spaced[0])) if spaced else _as_number(text)
+
+
+def _rows_meeting(screen: Screen, said: list[str]) -> list[float] | None:
+    """The rows (their middles) whose cell meets the condition the words say: "that lands
+    before 12" keeps the rows whose Arrives time is before 12:00 (the column a verb names, else
+    the one column of that kind of value); None when the words say no condition."""
+    lex = lexicon()
+    at = next(((i, n, op) for i in range(len(said)) for phrase, op in lex.comparisons.items()
+               if (n := len(phrase)) and phrase_at(said, i, phrase)), None)  # fmt: skip
+    if at is None or at[0] + at[1] >= len(said):
+        return None
+    start, length, op = at
+    value = " ".join(said[start + length : start + length + 2])
+    verb = next((heads for phrase, heads in lex.column_verbs.items()
+                 if start >= len(phrase) and tuple(said[start - len(phrase) : start]) == phrase),
+                ())  # fmt: skip
+    for kind, read in (("time", _clock), ("money", _amount)):
+        wanted = _clock(value.split()[0]) if kind == "time" else _amount(value)
+        if wanted is None:
+            continue
+        cells = [(got, e) for e in screen.elements if e.text.strip() and e.kind != "button"
+                 and (kind != "time" or re.fullmatch(r"\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?",
+                                                      e.text.strip(), re.I))
+                 and (kind != "money" or lex.value_kind(e.text.strip()) == "money"
+                      or MONEY_CELL.fullmatch(e.text.strip()))
+                 and (got := read(e.text)) is not None]  # fmt: skip
+        columns: dict[int, list[tuple[float, Element]]] = {}
+        for got, cell in cells:
+            key = next((k for k in columns if abs(k - cell.box.center[0]) < 20), cell.box.center[0])
+            columns.setdefault(key, []).append((got, cell))
+        named = [c for c in columns.values() if verb and _headed(screen, c, verb)]
+        chosen = named or (list(columns.values()) if len(columns) == 1 else [])
+        if len(chosen) != 1:
+            continue
+        keep = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__}[op]
+        return [cell.box.center[1] for got, cell in chosen[0] if keep(float(got), float(wanted))]
+    return None
+
+
+def _clock(text: str) -> float | None:
+    """A time of day in hours ("9:05": 9.08; "12", "noon": 12; "8pm": 20)."""
+    word = text.strip().lower()
+    if word in ("noon", "midday"):
+        return 12.0
+    if word == "midnight":
+        return 0.0
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s?([ap])?\.?m?\.?", word)
+    if m is None or int(m[1]) > 24:
+        return None
+    hour = int(m[1]) % 12 + (12 if m[3] == "p" else 0) if m[3] else int(m[1])
+    return hour + int(m[2] or 0) / 60
+
+
+def _headed(screen: Screen, column: list[tuple[float, Element]], heads: tuple[str, ...]) -> bool:
+    """Whether the column's heading (the text just above its first cell) is one of `heads`."""
+    top = min(column, key=lambda c: c[1].box.y)[1].box
+    above = [e for e in screen.elements if e.text.strip() and e.box.bottom <= top.y + 2
+             and abs(e.box.x - top.x) < 30 and top.y - e.box.bottom < 3 * top.h]  # fmt: skip
+    heading = max(above, key=lambda e: e.box.y, default=None)
+    return heading is not None and bool(set(words_of(heading.text)) & set(heads))
+
+
+def _row_name(screen: Screen, middle: float, before: int | None = None) -> str | None:
+    """The name of the row at `middle`: its first text with letters, left of `before`."""
     names = [e for e in screen.elements if e.text.strip() and re.search(r"[^\W\d_]", e.text)
-             and e.kind not in ("button", "link") and e.box.right <= cell.box.x
-             and abs(e.box.center[1] - middle) < cell.box.h / 2]  # fmt: skip
+             and e.kind not in ("button", "link", "container", "list_item")
+             and (before is None or e.box.right <= before)
+             and abs(e.box.center[1] - middle) < max(e.box.h / 2, 6)]  # fmt: skip
     return min(names, key=lambda e: e.box.x).text.strip() if names else None
 
 
@@ -1789,6 +1869,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     for words in (target, said):  # "choose the 2nd of May": the ordinal is the day
         if parse_date(words) is not None:
             return Settled([Step("set", step.clause, text=words)], "a date")
+    if not toggles and (extreme := row_by_extreme(screen, target)) is not None:
+        return Settled([replace(step, target=extreme, soft=False)], f"the row '{extreme}'")
     if (cell := _row_showing(screen, target)) is not None:
         why = f"the row that shows {' and '.join(words_of(target))}"
         return Settled([replace(step, target=cell.text, soft=False)], why)

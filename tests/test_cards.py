@@ -241,3 +241,33 @@ def test_a_value_no_label_names_is_looked_for_in_the_one_drop_down_not_set() -> 
     assert [(s.target, s.text, s.where) for s in settled.steps] == [
         ("Wake-up time", "06:45", None), ("Sound", "radio", "if listed")
     ]  # fmt: skip
+
+
+FLIGHTS = Screen(HOUSE.frame, tuple(
+    [el(1, "text", h, (x, 60, 60, 15)) for h, x in
+     (("Flight", 20), ("Departs", 120), ("Arrives", 220), ("Price", 320))]
+    + [el(10 + 4 * i + j, "text", cell, (20 + 100 * j, 90 + 24 * i, 60, 16))
+       for i, row in enumerate((("LH863", "07:10", "09:05", "2 140 kr"),
+                                ("SK2673", "09:45", "11:40", "1 890 kr"),
+                                ("DY1102", "13:20", "15:10", "1 460 kr"),
+                                ("SK2679", "06:30", "08:25", "2 390 kr")))
+       for j, cell in enumerate(row)]
+))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("words", "row"),
+    [("the cheapest flight that lands before 12", "SK2673"), ("the cheapest flight", "DY1102"),
+     ("the flight that departs after 13:00", "DY1102"), ("the one that arrives before 9", "SK2679"),
+     ("the most expensive flight that leaves after 7", "LH863"),
+     ("a flight under 1 500 kr", "DY1102"), ("the flight that lands before noon", None)],
+)  # fmt: skip
+def test_a_row_is_chosen_by_a_condition_on_a_column_and_its_extreme(
+    words: str, row: str | None
+) -> None:
+    """The column a verb reads ("lands": Arrives), a time or amount compared ("before 12",
+    "under 1 500 kr", thousands spaced), then the least or greatest amount of those left; a
+    condition that leaves several rows and no superlative names none of them."""
+    from clickwright.agent.settle import row_by_extreme
+
+    assert row_by_extreme(FLIGHTS, words) == row
