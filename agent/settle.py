@@ -1444,11 +1444,12 @@ def _headed(screen: Screen, column: list[tuple[float, Element]], heads: tuple[st
 
 def _row_name(screen: Screen, middle: float, before: int | None = None) -> str | None:
     """The name of the row at `middle`: its first text with letters, left of `before`."""
-    names = [e for e in screen.elements if e.text.strip() and re.search(r"[^\W\d_]", e.text)
-             and e.kind not in ("button", "link", "container", "list_item")
+    line = [e for e in screen.elements if e.text.strip() and e.kind not in ("button", "link")
+            and abs(e.box.center[1] - middle) < max(e.box.h / 2, 6)]  # fmt: skip
+    names = [e for e in line if re.search(r"[^\W\d_]", e.text)
              and (before is None or e.box.right <= before)
-             and abs(e.box.center[1] - middle) < max(e.box.h / 2, 6)]  # fmt: skip
-    return min(names, key=lambda e: e.box.x).text.strip() if names else None
+             and not any(o is not e and e.box.contains(o.box, slack=2) for o in line)]  # fmt: skip
+    return min(names, key=lambda e: e.box.x).text.strip() if names else None  # not the whole row
 
 
 # ---- deleting: a row through its button, a line, a word, everything ------------------------------
