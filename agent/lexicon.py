@@ -203,6 +203,9 @@ class Lexicon:
         self.column_verbs: dict[tuple[str, ...], tuple[str, ...]] = {
             tuple(k.split()): tuple(v) for k, v in data["column_verbs"].items()
         }
+        self.day_parts: dict[str, tuple[float, float]] = {
+            k: (float(v[0]), float(v[1])) for k, v in data["day_parts"].items()
+        }
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()
         }

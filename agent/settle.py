@@ -1146,6 +1146,8 @@ def _label(step: Step, screen: Screen) -> Settled:
             action, row = acting
             click = Step("click", step.clause, target=action, scope=row)
             return Settled([click], f"'{action}' for the row that shows '{row}'")
+        if (timed := _at_part_of_day(screen, step.target)) is not None:
+            return Settled([Step("click", step.clause, target=timed.text)], f"'{timed.text}'")
         return _same(Step("click", step.clause, target=row or step.target), "no such button")
     label = button.text or button.name
     click = Step("click", step.clause, target=label, kind="button")
@@ -1866,12 +1868,15 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     parts = _parts(target)
     if len(parts) > 1:  # each is looked for in turn when the screen does not show it yet
         return Settled([_part_step(step, p, screen) for p in parts], "one each")
+    if (timed := _at_part_of_day(screen, target)) is not None:
+        return Settled([replace(step, target=timed.text, soft=False)], f"'{timed.text}'")
     said = step.clause.split(None, 1)[1] if len(step.clause.split()) > 1 else target
     for words in (target, said):  # "choose the 2nd of May": the ordinal is the day
         if parse_date(words) is not None:
             return Settled([Step("set", step.clause, text=words)], "a date")
     if not toggles and (extreme := row_by_extreme(screen, target)) is not None:
         return Settled([replace(step, target=extreme, soft=False)], f"the row '{extreme}'")
+
     if (cell := _row_showing(screen, target)) is not None:
         why = f"the row that shows {' and '.join(words_of(target))}"
         return Settled([replace(step, target=cell.text, soft=False)], why)
@@ -1945,6 +1950,42 @@ def _part_step(step: Step, part: str, screen: Screen) -> Step:
     if n := lex.longest(lex.negations, [w.lower() for w in words], 0):
         return replace(step, verb="uncheck", target=" ".join(words[n:]), soft=False)
     return replace(step, target=part, soft=not _shown(screen, part))
+
+
+def _at_part_of_day(screen: Screen, words: str) -> Element | None:
+    """ "the thursday afternoon slot", "the morning window": the one choice or row that shows
+    the other words the screen has anywhere (Thursday; "slot" is shown nowhere) and a time, or
+    a range of times, in that part of the day."""
+    lex = lexicon()
+    said = words_of(words)
+    part = next((lex.day_parts[w] for w in said if w in lex.day_parts), None)
+    if part is None:
+        return None
+    quiet = lex.determiners | lex.persons | set(lex.day_parts)
+    timed = [(e, hours) for e in screen.elements if e.kind not in ("container", "input", "combo")
+             and e.text.strip() and (hours := _hours_in(e.text)) is not None]  # fmt: skip
+
+    def shows(e: Element, word: str) -> bool:
+        return shows_words(Screen(screen.frame, (e,)), word) is not None
+
+    others = [w for w in said if w not in quiet and any(shows(e, w) for e, _ in timed)]
+    found = [e for e, hours in timed if part[0] <= hours < part[1]
+             and all(shows(e, w) for w in others)]  # fmt: skip
+    found = [e for e in found if not any(o is not e and e.box.contains(o.box, 2) for o in found)]
+    return found[0] if len(found) == 1 else None
+
+
+def _hours_in(text: str) -> float | None:
+    """The time of day a text shows: its time ("Thursday 16:00": 16), or the middle of its
+    range ("08-12", "8:00–12:00": 10)."""
+    times = re.findall(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)?(?![\d:])", text, re.I)
+    ranged = re.search(r"\d\s?[-–]\s?\d", text)
+    hours = [int(h) % 12 + (12 if ap.lower().startswith("p") else 0) + int(m or 0) / 60
+             if ap else int(h) + int(m or 0) / 60
+             for h, m, ap in times if (m or ap or ranged) and int(h) <= 24]  # fmt: skip
+    if not hours or len(hours) > 2:
+        return None
+    return sum(hours) / len(hours) if ranged and len(hours) == 2 else hours[0]
 
 
 def _row_showing(screen: Screen, words: str) -> Element | None:

@@ -271,3 +271,24 @@ def test_a_row_is_chosen_by_a_condition_on_a_column_and_its_extreme(
     from clickwright.agent.settle import row_by_extreme
 
     assert row_by_extreme(FLIGHTS, words) == row
+
+
+@pytest.mark.parametrize(
+    ("words", "chosen"),
+    [("me the thursday afternoon slot", "Thursday 16:00 - with Marco"),
+     ("the monday morning one", "Monday 10:00 - with Lena"), ("the morning window", None),
+     ("the evening", None)],
+)  # fmt: skip
+def test_a_choice_is_found_by_a_part_of_the_day(words: str, chosen: str | None) -> None:
+    """ "the thursday afternoon slot": the one row showing Thursday and a time from 12 to 18
+    ("slot" is shown only in the question above the list, so it is no condition)."""
+    from clickwright.agent.settle import _at_part_of_day
+
+    slots = Screen(HOUSE.frame, (
+        el(1, "text", "Pick a time slot for the test drive:", (10, 10, 300, 15)),
+        *(el(2 + i, "list_item", t, (10, 40 + 20 * i, 250, 16)) for i, t in enumerate((
+            "Monday 10:00 - with Lena", "Thursday 09:00 - with Lena",
+            "Thursday 16:00 - with Marco", "Saturday 11:00 - with Lena")))
+    ))  # fmt: skip
+    found = _at_part_of_day(slots, words)
+    assert (found.text if found else None) == chosen
