@@ -211,19 +211,25 @@ def clauses(task: str) -> list[str]:
         end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
         end = _before_trailer(masked_piece, start, end)
         clause = piece[start:end].strip()
-        if index in remarks:
-            said = _SAID_OF.match(clause)
+        if index in remarks or _MIND_CHANGED.fullmatch(clause):
+            said = _SAID_OF.match(clause) or _MIND_CHANGED.fullmatch(clause)
             subject = said["subject"] if said else None
         elif clause:
             if subject and (its := _ITS.search(clause)):  # "turn its thermostat up": in it
                 clause = f"in {subject}, {clause[: its.start()]}the {clause[its.end() :]}"
+            elif subject and (it := _IT.search(clause)):  # "…, take it out of the basket"
+                clause = f"{clause[: it.start()]}{subject}{clause[it.end() :]}"
             pieces.append(clause)
             subject = None
     return _with_scopes(_shared_objects(pieces))
 
 
 _SAID_OF = re.compile(r"(?P<subject>.+?)\s+(?:is|are|was|were|seems|feels|looks)\b", re.I)
+_MIND_CHANGED = re.compile(
+    r"(?:i|we)(?:'ve| have)? changed (?:my|our) minds? (?:about|on) (?P<subject>.+)", re.I
+)
 _ITS = re.compile(r"\b(?:its|their)\s+", re.I)
+_IT = re.compile(r"(?<=\s)(?:it|them)\b", re.I)
 
 
 def _before_trailer(masked: str, start: int, end: int) -> int:

@@ -27,8 +27,10 @@ from clickwright.agent.grounding import (
     Field,
     card_box,
     fields,
+    normalize,
     rank,
     showing,
+    shows_words,
     text_similarity,
     unseen_sliders,
 )
@@ -39,7 +41,7 @@ from clickwright.types import Box, Click, Element, Hotkey, Screen, Target, Type
 if TYPE_CHECKING:
     from clickwright.agent.actor import OfflineActor
 
-__all__ = ["parse_date", "quantity", "set_value", "taking"]
+__all__ = ["item_field", "parse_date", "quantity", "set_value", "taking"]
 
 ON = frozenset({"on", "yes", "true", "checked", "enabled", "enable", "1"})
 OFF = frozenset({"off", "no", "false", "unchecked", "disabled", "disable", "0"})
@@ -245,6 +247,8 @@ def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field
     for card_words, rest in cuts:
         card = card_box(screen, card_words)
         if card is None:
+            if not rest and (item := item_field(screen, card_words, value)) is not None:
+                return item  # "make the socks 3": the Qty of the item that shows socks
             continue
         inside = [f for f in fields(screen) + unseen_sliders(screen)
                   if card.contains(f.element.box, slack=2)]  # fmt: skip
@@ -253,7 +257,34 @@ def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field
             chosen = [f for f in chosen if text_similarity(rest, f.label) >= 80] or chosen
         if len(chosen) == 1:
             return chosen[0]
+        item = item_field(screen, card_words, value)
+        if item in chosen and (not rest or text_similarity(rest, item.label) >= 80):
+            return item  # a card listing items, each with its own field
     return None
+
+
+def item_field(screen: Screen, words: str, value: str) -> Field | None:
+    """In a list of items drawn without borders (a basket: a name, then its own Qty field),
+    the field of the item `words` name: among the fields whose label every item repeats, the
+    first one at or below the words, the next item's name not in between."""
+    said = words.split()
+    while len(said) > 1 and said[0].lower() in lexicon().determiners:
+        said = said[1:]  # "the headlamp"
+    shown = shows_words(screen, " ".join(said), rows=True)
+    if shown is None:
+        return None
+    known = fields(screen)
+    labels = [normalize(f.label) for f in known]
+    repeated = [f for f, label in zip(known, labels, strict=True) if labels.count(label) > 1]
+    below = [f for f in taking(screen, repeated, value, Box(0, 0, *screen.frame.size))
+             if f.element.box.bottom >= shown.box.bottom
+             and abs(f.element.box.center[0] - shown.box.center[0]) < screen.frame.size[0] / 4]
+    first = min(below, key=lambda f: f.element.box.y, default=None)
+    if first is None:
+        return None
+    same = [f for f in repeated if normalize(f.label) == normalize(first.label)]
+    between = [f for f in same if shown.box.y - 4 <= f.element.box.y < first.element.box.y]
+    return first if not between else None
 
 
 def taking(

@@ -45,7 +45,7 @@ from clickwright.agent.grounding import (
 from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
-from clickwright.agent.setting import quantity, taking
+from clickwright.agent.setting import item_field, quantity, taking
 from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Element, Screen
 
@@ -443,6 +443,9 @@ def _fill(
             steps.append(_toggle(switch, not negated, words))  # "paid monthly": its side off
             used.add(switch.element.id)
             continue
+        if found is None and (item := _item_amount(segment.text, screen, used)) is not None:
+            steps.append(item)  # "the socks 3 packs": the Qty of the item showing socks
+            continue
         if found is None and named_only and pending is None:
             kind = lex.value_kind(segment.text)
             made_for = showing([f for f in known if f.element.id not in used], kind or "")
@@ -513,6 +516,20 @@ def _fill(
                  for i, ((segment, before), end) in enumerate(zip(made, ends, strict=True))
                  if before == end and i > 0 and segment not in remarks]  # fmt: skip
     return steps + _repeated(steps, known, used)
+
+
+def _item_amount(words: str, screen: Screen, used: set[int]) -> Step | None:
+    """ "the socks 3 packs", "2 of the headlamps": a number for the field of the listed item
+    the other words name (its own Qty)."""
+    found = re.fullmatch(r"(?P<name>.*?[^\W\d_].*?)\s+(?P<n>\d+)(?:\s+\w+)?", words.strip())
+    found = found or re.fullmatch(r"(?P<n>\d+)\s+(?:of\s+)?(?P<name>.*?[^\W\d_].*)", words.strip())
+    if found is None:
+        return None
+    field = item_field(screen, found["name"], found["n"])
+    if field is None or field.element.id in used:
+        return None
+    used.add(field.element.id)
+    return replace(_set_field(field, found["n"]), scope=found["name"])
 
 
 def _closed_list_for(segment: _Segment, known: Sequence[Field], used: set[int]) -> Step | None:
