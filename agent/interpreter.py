@@ -484,13 +484,10 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         return [_scoped(step, clause, scope) for step in _steps(core, after)]
     if core != clause:  # a remark in brackets: "click Save (at the bottom)"
         return [replace(step, clause=clause) for step in _steps(core, after)]
-    for idiom, meant in lexicon().rewrites:  # "leave the trash alone": keep the trash
-        if (said := idiom.fullmatch(masked)) is not None:
-            parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
-            plain = re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
-            if not plain:  # "leave the server as it is": nothing to do
-                return []
-            return [replace(s, clause=clause) for s in _steps(plain, after)]
+    if (plain := lexicon().rewritten(clause, masked)) is not None:  # "leave X alone": keep X
+        if not plain:  # "leave the server as it is": nothing to do
+            return []
+        return [replace(s, clause=clause) for s in _steps(plain, after)]
     if (read := reading.parse(clause, after=after)) is not None:
         return read
     try:

@@ -277,6 +277,16 @@ class Lexicon:
         text = text.strip()
         return next((k for k, p in self.values.items() if p.fullmatch(text)), None)
 
+    def rewritten(self, clause: str, masked: str | None = None) -> str | None:
+        """The plain words an idiom of the lexicon means ("leave the trash alone": "keep the
+        trash"; "" for nothing to do), or None when no idiom is the whole clause. `masked`:
+        the clause with its quotes blanked, matched instead so quoted words stay as said."""
+        for idiom, meant in self.rewrites:
+            if (said := idiom.fullmatch(masked or clause)) is not None:
+                parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
+                return re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
+        return None
+
     def unit(self, text: str) -> str | None:
         """What the unit `text` measures ("°C", "degrees": temperature), None for no unit."""
         said = re.sub(r"\s+", " ", text.strip().lower().rstrip("."))

@@ -142,7 +142,9 @@ class Consent:
             return bool(action.text) and (action.text in self.values or action.text in self.said)
         if action.type == "launch":
             return bool(action.app) and action.app in self.said
-        said = [w for w in re.split(r"[^\w]+", normalize(self.said)) if w]
+        meant = [lexicon().rewritten(c) for c in clauses(self.said)]  # "take X out": remove
+        plain = " ".join([self.said, *(m for m in meant if m)])
+        said = [w for w in re.split(r"[^\w]+", normalize(plain)) if w]
         words = set(said) | {a + b for a, b in zip(said, said[1:], strict=False)}  # Checkout
         if action.type == "hotkey":
             return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)

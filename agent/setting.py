@@ -276,9 +276,12 @@ def item_field(screen: Screen, words: str, value: str) -> Field | None:
     known = fields(screen)
     labels = [normalize(f.label) for f in known]
     repeated = [f for f, label in zip(known, labels, strict=True) if labels.count(label) > 1]
-    below = [f for f in taking(screen, repeated, value, Box(0, 0, *screen.frame.size))
-             if f.element.box.bottom >= shown.box.bottom
-             and abs(f.element.box.center[0] - shown.box.center[0]) < screen.frame.size[0] / 4]
+    below = [
+        f
+        for f in taking(screen, repeated, value, Box(0, 0, *screen.frame.size))
+        if f.element.box.bottom >= shown.box.bottom
+        and abs(f.element.box.center[0] - shown.box.center[0]) < screen.frame.size[0] / 4
+    ]
     first = min(below, key=lambda f: f.element.box.y, default=None)
     if first is None:
         return None

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 from clickwright.agent import reading
 from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date
-from clickwright.agent.embeddings import vectors
+from clickwright.agent.embeddings import similarities, vectors
 from clickwright.agent.grounding import (
     FIELD_KINDS,
     TOGGLE_KINDS,
@@ -434,8 +434,9 @@ def _fill(
             steps += [replace(c, clause=words) for c in cells]  # both named: row and column
             continue
         found = _field_in(segment, known, used)
-        negated = denied or any(w in {" ".join(n) for n in lex.negations} for w in said)
-        denied = False
+        main = said[: next((i for i, w in enumerate(said) if w in _CONDITIONS), len(said))]
+        negated = denied or any(w in {" ".join(n) for n in lex.negations} for w in main)
+        denied = False  # ("if I'm not home, leave it at the door" denies nothing)
         if found is None and (measured := _measured(segment)) is not None:
             steps.append(Step("set", words, target=measured[0], text=measured[1]))
             continue  # "100 wide" with no Width shown: looked for where it may be
@@ -452,6 +453,9 @@ def _fill(
             if kind in ("time", "date") and len(made_for) == 1:  # "at 06:45": the time field
                 steps.append(_set_field(made_for[0], segment.text))
                 used.add(made_for[0].element.id)
+            elif (meant := _option_meant(segment, screen, known, used)) is not None:
+                steps.append(_toggle(meant, False, words))  # "by express": Express delivery
+                used.add(meant.element.id)
             elif (guess := _closed_list_for(segment, known, used)) is not None:
                 steps.append(guess)  # "with the radio": Radio, if the one drop-down lists it
                 used.add(next(f.element.id for f in known if f.label == guess.target))
@@ -495,6 +499,9 @@ def _fill(
                 used.add(field.element.id)
             if not guessed and (choice := _choice_shown(screen, value)) is not None:
                 steps.append(Step("click", words, target=choice.text, kind=choice.kind))
+            elif not guessed and (meant := _option_meant(segment, screen, known, used)):
+                steps.append(_toggle(meant, False, words))
+                used.add(meant.element.id)
             continue
         field, before, after = found
         used.add(field.element.id)
@@ -532,6 +539,42 @@ def _item_amount(words: str, screen: Screen, used: set[int]) -> Step | None:
     return replace(_set_field(field, found["n"]), scope=found["name"])
 
 
+MEANT = 0.35
+"""Closeness in meaning (sentence embeddings) from which words choose a radio button..."""
+MEANT_MARGIN = 0.1
+"""...when no other choice comes this close ("to my door": Standard, 3-5 days to your door)."""
+
+
+def _option_meant(
+    segment: _Segment, screen: Screen, known: Sequence[Field], used: set[int]
+) -> Field | None:
+    """The radio button the words mean though they name none of its words, read with what it
+    says under its label ("cheapest delivery to my door": Home delivery – Standard, "3–5
+    working days, to your door"), when the `models` extra gives the sentence model."""
+    radios = [f for f in known if f.element.kind == "radio" and f.element.id not in used]
+    if len(radios) < 2 or len(words_of(segment.text)) < 2:
+        return None
+    texts = [" ".join([f.label, *_said_under(screen, f.element)]) for f in radios]
+    near = similarities(f"{segment.linker} {segment.text}".strip(), texts)
+    if near is None:
+        return None
+    order = np.argsort(near)[::-1]
+    best, second = near[order[0]], near[order[1]]
+    return radios[order[0]] if best >= MEANT and best - second >= MEANT_MARGIN else None
+
+
+def _said_under(screen: Screen, radio: Element) -> list[str]:
+    """The line under a choice's label, in its own box (a card's description)."""
+    label = [e for e in screen.elements if e.kind == "text" and e.box.x > radio.box.x
+             and abs(e.box.center[1] - radio.box.center[1]) <= radio.box.h]  # fmt: skip
+    if not label:
+        return []
+    first = min(label, key=lambda e: e.box.x)
+    below = [e for e in screen.elements if e.kind == "text" and abs(e.box.x - first.box.x) <= 6
+             and 0 <= e.box.y - first.box.bottom <= first.box.h]  # fmt: skip
+    return [below[0].text] if below else []
+
+
 def _closed_list_for(segment: _Segment, known: Sequence[Field], used: set[int]) -> Step | None:
     """A word or two after "with" or "as" that no label names, on a screen with one drop-down
     not set yet: that drop-down is opened to look for it among its options (and closed again
@@ -545,6 +588,9 @@ def _closed_list_for(segment: _Segment, known: Sequence[Field], used: set[int]) 
     if len(lists) != 1:
         return None
     return replace(_set_field(lists[0], value), where="if listed")
+
+
+_CONDITIONS = frozenset({"if", "when", "unless", "whenever", "in case"})
 
 
 def _about_it(value: str) -> bool:

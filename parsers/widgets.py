@@ -130,7 +130,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = _spin_buttons(_join_slider_pieces(widgets)) + _thin_sliders(frame, stats, widgets)
     sliders = _knob_sliders(blobs, blob_stats, widgets)
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
-    widgets = _tag_headers(_tag_cells(_tag_tabs(widgets)))
+    widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
     widgets.extend(_unframed_icons(frame, widgets))
     return _without_selected_values(frame, _icons_in_fields(_fold_icon_contents(widgets)))
 
@@ -1140,6 +1140,20 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
         ):
             sliders.append(slider)
     return sliders
+
+
+def _choice_cards(widgets: list[Widget]) -> list[Widget]:
+    """A framed box with a radio button or check box at its left end is a choice drawn as a
+    card (its label and what it costs beside the toggle), not a field or drop-down to fill."""
+    toggles = [w.box for w in widgets if w.kind in TOGGLES]
+
+    def card(field: Widget) -> bool:
+        box = field.box
+        return field.kind in FIELDS and any(
+            box.contains(t) and t.x - box.x <= 3 * t.w and box.h >= 2 * t.h for t in toggles
+        )
+
+    return [replace(w, kind="container", score=0.6) if card(w) else w for w in widgets]
 
 
 def _a_knob(widget: Widget, sliders: list[Widget]) -> bool:

@@ -292,3 +292,21 @@ def test_a_choice_is_found_by_a_part_of_the_day(words: str, chosen: str | None) 
     ))  # fmt: skip
     found = _at_part_of_day(slots, words)
     assert (found.text if found else None) == chosen
+
+
+def test_a_condition_in_a_sentence_denies_nothing() -> None:
+    """ "if I'm not home, they can leave it at the door": the box Leave the parcel at my door
+    is ticked; the "not" belongs to the condition."""
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+
+    extras = Screen(HOUSE.frame, (
+        el(1, "checkbox", "Gift wrap (+49 kr)", (10, 40, 160, 20)),
+        el(2, "checkbox", "Leave the parcel at my door if I'm not home", (10, 66, 300, 20)),
+        el(3, "button", "Place order", (400, 160, 120, 36)),
+    ))  # fmt: skip
+    clause = "if I'm not home they can just leave it outside the door"
+    settled = settle(Step("unread", clause, target=clause), extras, Memory())
+    assert [(s.verb, s.target) for s in settled.steps] == [
+        ("check", "Leave the parcel at my door if I'm not home")
+    ]

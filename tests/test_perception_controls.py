@@ -465,3 +465,25 @@ def test_cards_with_thick_sliders_and_inner_knob_switches_on_a_dark_page(
         assert all(not s.text for s in sliders)  # the thumb is not read as a value
         (switch,) = [e for e in inside if e.kind == "toggle"]
         assert ("checked" in switch.state) == on, name
+
+
+CHOICE_CARDS = "<div style='width:560px;padding:16px'>" + "".join(
+    "<label style='display:flex;align-items:flex-start;gap:12px;border:1px solid #d0d4d8;"
+    "border-radius:6px;padding:10px 14px;margin-bottom:8px'><input type=radio name=ship"
+    f"{' checked' * (i == 1)}><span style='flex:1'>{name}<br><small style='color:#667'>{note}"
+    f"</small></span><b>{price}</b></label>"
+    for i, (name, note, price) in enumerate((
+        ("Standard post", "4-6 working days", "49 kr"),
+        ("Next-day courier", "Order by 15:00", "129 kr"),
+        ("Pick-up point", "Collect within a week", "29 kr"),
+    ))
+) + "</div>"  # fmt: skip
+
+
+def test_choices_drawn_as_bordered_cards_are_radios_not_fields(shown, tmp_path: Path) -> None:  # noqa: ANN001
+    """A radio at the left end of a framed card, its price at the right: each a radio with its
+    label, the checked one checked, and no drop-down or field where a card is."""
+    screen = shown(*chromium(tmp_path, CHOICE_CARDS))
+    radios = {e.text: "checked" in e.state for e in screen.elements if e.kind == "radio"}
+    assert radios == {"Standard post": False, "Next-day courier": True, "Pick-up point": False}
+    assert not [e for e in screen.elements if e.kind in ("combo", "input")]
