@@ -1094,9 +1094,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def one(task: Task) -> None:
         def attempt() -> Result:
-            return run_task(
-                task, displays, out, args.time_limit, args.keep, config, args.reference
-            )
+            return run_task(task, displays, out, args.time_limit, args.keep, config, args.reference)
 
         result = attempt()
         if result.outcome == "setup":  # the harness failed, not the agent: once more
