@@ -48,6 +48,15 @@ HOUSE = Screen(
 )
 
 
+def read_on(clause: str, *elements: Element) -> list[Step]:
+    """The steps an unread clause settles into on a screen of `elements`."""
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+
+    screen = Screen(HOUSE.frame, elements)
+    return settle(Step("unread", clause, target=clause), screen, Memory()).steps
+
+
 @pytest.mark.parametrize(
     ("words", "value", "chosen"),
     [("bedroom", "18.5 degrees", 23), ("kitchen lights", "40%", 49),
@@ -143,20 +152,16 @@ def test_an_amount_is_added_to_what_the_control_shows(
 def test_a_range_said_with_a_value_after_it_fills_that_value_by_its_unit() -> None:
     """ "… from 22:30 until 6:15 at 16.5 degrees": From and Until take the times, and the one
     other field of their card whose label shows °C takes the temperature."""
-    from clickwright.agent.memory import Memory
-    from clickwright.agent.settle import settle
-
-    night = Screen(HOUSE.frame, (
+    steps = read_on(
+        "Night setback should run from 22:30 until 6:15 at 16.5 degrees",
         el(1, "container", "", (20, 260, 530, 130)),
         el(2, "text", "Lower the heating at night", (34, 270, 190, 15)),
         el(3, "combo", "10:00 PM", (34, 320, 118, 35), name="From"),
         el(4, "combo", "06:30 AM", (166, 320, 117, 35), name="Until"),
         el(5, "input", "17", (298, 320, 90, 33), name="Night temperature (°C)"),
         el(6, "button", "Save changes", (700, 360, 150, 36)),
-    ))  # fmt: skip
-    clause = "Night setback should run from 22:30 until 6:15 at 16.5 degrees"
-    settled = settle(Step("unread", clause, target=clause), night, Memory())
-    assert [(s.target, s.text) for s in settled.steps] == [
+    )
+    assert [(s.target, s.text) for s in steps] == [
         ("From", "22:30"), ("Until", "6:15"), ("Night temperature (°C)", "16.5 degrees")
     ]  # fmt: skip
 
@@ -165,20 +170,16 @@ def test_a_sentence_with_no_verb_fills_a_time_a_unit_label_and_a_negation_cut_by
     """ "Wake me at 06:45, snooze 5 minutes, and not on weekends" on an alarm dialog: the one
     field showing a time takes 06:45, "Snooze (minutes)" takes 5 (its bracketed unit is no
     part of the value), and "not" cut from "on weekends" by its linker still unticks."""
-    from clickwright.agent.memory import Memory
-    from clickwright.agent.settle import settle
-
-    alarm = Screen(HOUSE.frame, (
+    steps = read_on(
+        "Wake me at 06:45, snooze 5 minutes, and not on weekends",
         el(1, "text", "Wake-up time", (10, 40, 90, 15)),
         el(2, "input", "07:00", (120, 32, 250, 30)),
         el(3, "text", "Snooze (minutes)", (10, 80, 110, 15)),
         el(4, "input", "10", (120, 72, 180, 30)),
         el(5, "checkbox", "Also on weekends", (10, 115, 140, 20), state=frozenset({"checked"})),
         el(6, "button", "OK", (300, 160, 80, 30)),
-    ))  # fmt: skip
-    clause = "Wake me at 06:45, snooze 5 minutes, and not on weekends"
-    settled = settle(Step("unread", clause, target=clause), alarm, Memory())
-    assert [(s.verb, s.target, s.text) for s in settled.steps] == [
+    )
+    assert [(s.verb, s.target, s.text) for s in steps] == [
         ("set", "Wake-up time", "06:45"), ("set", "Snooze (minutes)", "5"),
         ("uncheck", "Also on weekends", None),
     ]  # fmt: skip
@@ -226,19 +227,15 @@ def test_a_remark_before_a_colon_is_the_place_of_the_clause_that_says_its() -> N
 def test_a_value_no_label_names_is_looked_for_in_the_one_drop_down_not_set() -> None:
     """ "with the radio" beside a Sound drop-down showing "Classic bell": the drop-down is
     opened to look for Radio, and closed again if it does not list it ("if listed")."""
-    from clickwright.agent.memory import Memory
-    from clickwright.agent.settle import settle
-
-    alarm = Screen(HOUSE.frame, (
+    steps = read_on(
+        "Wake me at 06:45 with the radio",
         el(1, "text", "Wake-up time", (10, 40, 90, 15)),
         el(2, "input", "07:00", (120, 32, 250, 30)),
         el(3, "text", "Sound", (10, 80, 60, 15)),
         el(4, "combo", "Classic bell", (120, 72, 250, 30)),
         el(5, "button", "OK", (300, 160, 80, 30)),
-    ))  # fmt: skip
-    clause = "Wake me at 06:45 with the radio"
-    settled = settle(Step("unread", clause, target=clause), alarm, Memory())
-    assert [(s.target, s.text, s.where) for s in settled.steps] == [
+    )
+    assert [(s.target, s.text, s.where) for s in steps] == [
         ("Wake-up time", "06:45", None), ("Sound", "radio", "if listed")
     ]  # fmt: skip
 
@@ -297,16 +294,12 @@ def test_a_choice_is_found_by_a_part_of_the_day(words: str, chosen: str | None) 
 def test_a_condition_in_a_sentence_denies_nothing() -> None:
     """ "if I'm not home, they can leave it at the door": the box Leave the parcel at my door
     is ticked; the "not" belongs to the condition."""
-    from clickwright.agent.memory import Memory
-    from clickwright.agent.settle import settle
-
-    extras = Screen(HOUSE.frame, (
+    steps = read_on(
+        "if I'm not home they can just leave it outside the door",
         el(1, "checkbox", "Gift wrap (+49 kr)", (10, 40, 160, 20)),
         el(2, "checkbox", "Leave the parcel at my door if I'm not home", (10, 66, 300, 20)),
         el(3, "button", "Place order", (400, 160, 120, 36)),
-    ))  # fmt: skip
-    clause = "if I'm not home they can just leave it outside the door"
-    settled = settle(Step("unread", clause, target=clause), extras, Memory())
-    assert [(s.verb, s.target) for s in settled.steps] == [
+    )
+    assert [(s.verb, s.target) for s in steps] == [
         ("check", "Leave the parcel at my door if I'm not home")
     ]
