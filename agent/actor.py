@@ -89,8 +89,9 @@ SHOWN_WELL = 85.0
 SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
 """Steps whose target, when it is nowhere else, may be an option in the program's settings."""
 MAX_SCROLLS = 6
-PART_PAGE = 2  # wheel steps that move a page by less than its height (nothing is skipped)
 """Scrolls down a page or list in search of a target before giving up."""
+PART_PAGE = 2
+"""Wheel steps that move a page by less than its height, so nothing on it is skipped."""
 
 
 def _at_one_of(box: Box, offset: int, places: list[tuple[int, int]]) -> bool:
