@@ -124,11 +124,9 @@ def test_idle_settings_a_radio_just_clicked_keeps_its_label(idle_settings) -> No
     """The radio button clicked, the pointer still on it: Tk draws it on a lighter hover band,
     its diamond 1 px from the band's edge, and a focus ring round its label; it is a radio,
     selected, with its label (no field, no button, no plain text), and so is the other."""
-    for tab, clicked, other in (
-        ("Shell/Ed", "No Prompt", "Prompt to Save"),
+    for tab, clicked, other in (  # away from its setting and back (the Windows tab's radios
+        ("Shell/Ed", "No Prompt", "Prompt to Save"),  # are read in the first test)
         ("Shell/Ed", "Prompt to Save", "No Prompt"),
-        ("Windows", "Open Edit Window", "Open Shell Window"),
-        ("Windows", "Open Shell Window", "Open Edit Window"),
     ):
         (label,) = [e for e in parse(idle_settings(tab)).elements if same(e.text, clicked)]
         screen = parse(idle_settings(point=label.box.center))
