@@ -1142,6 +1142,9 @@ def _knob_sliders(labels: np.ndarray, stats: np.ndarray, found: list[Widget]) ->
     return sliders
 
 
+CARD_HEIGHT = 40  # px: the least height of a choice card (a list's row, 24 px, is none)
+
+
 def _choice_cards(widgets: list[Widget]) -> list[Widget]:
     """A framed box with a radio button or check box at its left end is a choice drawn as a
     card (its label and what it costs beside the toggle), not a field or drop-down to fill."""
@@ -1150,7 +1153,8 @@ def _choice_cards(widgets: list[Widget]) -> list[Widget]:
     def card(field: Widget) -> bool:
         box = field.box
         return field.kind in FIELDS and any(
-            box.contains(t) and t.x - box.x <= 3 * t.w and box.h >= 2 * t.h for t in toggles
+            box.contains(t) and t.x - box.x <= 3 * t.w and box.h >= max(3 * t.h, CARD_HEIGHT)
+            for t in toggles
         )
 
     return [replace(w, kind="container", score=0.6) if card(w) else w for w in widgets]

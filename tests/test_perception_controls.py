@@ -44,10 +44,12 @@ def settled(display, timeout: float = 20.0) -> np.ndarray:  # noqa: ANN001
 
 
 @pytest.fixture
-def shown(display) -> Iterator:  # noqa: ANN001
-    """Start a program on the display; yields a function that starts one and parses the
-    settled screen; every program started is stopped afterwards."""
+def shown(display, tmp_path_factory) -> Iterator:  # noqa: ANN001
+    """Start a program on the display, in a home of its own (a file chooser's recent files and
+    columns are kept in the home); yields a function that starts one and parses the settled
+    screen; every program started is stopped afterwards."""
     started: list[subprocess.Popen] = []
+    home = tmp_path_factory.mktemp("home")
 
     def show(
         *command: str,
@@ -57,7 +59,12 @@ def shown(display) -> Iterator:  # noqa: ANN001
         started.append(
             subprocess.Popen(
                 command,
-                env={**display.env(), "GTK_THEME": "Adwaita", "NO_AT_BRIDGE": "1"},
+                env={
+                    **display.env(),
+                    "GTK_THEME": "Adwaita",
+                    "NO_AT_BRIDGE": "1",
+                    "HOME": str(home),
+                },
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
