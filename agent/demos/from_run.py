@@ -146,8 +146,9 @@ def _screen(folder: Path, record: StepRecord) -> Screen:
         try:
             elements = [_element(item) for item in json.loads(path.read_bytes())]
         except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            detail = (repr(exc).splitlines() or [""])[0]  # a validation error runs to lines
             raise DemoError(
-                f"{path}: not the elements of a step ({exc!r})", "the run folder is damaged"
+                f"{path}: not the elements of a step ({detail})", "the run folder is damaged"
             ) from None
     return Screen(frame, tuple(elements))
 
