@@ -999,3 +999,15 @@ def test_sigint_inherited_as_ignored_still_stops_a_command(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 1 and err.strip() == "stopped by the user", err
+
+
+@pytest.mark.parametrize("kind", ["bogus", 5, None])
+def test_a_run_whose_elements_have_a_kind_no_parser_makes_is_refused_in_one_line(
+    run_template, tmp_path, kind
+):
+    """A kind no parser makes (the fuzz's find: it reached the signature's validation and came
+    back as pydantic's many lines) is the run folder's damage, told in one line."""
+    elements = json.loads((run_template / "elements" / "0001.json").read_text())
+    elements[0]["kind"] = kind
+    damaged = json.dumps(elements).encode()
+    assert check_run_folder(run_template, tmp_path / "run", "elements", lambda _: [damaged]) == ""

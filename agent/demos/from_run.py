@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import cv2
 import numpy as np
@@ -30,7 +30,16 @@ from clickwright.agent.demos.signature import Signature, take_signature
 from clickwright.agent.runlog import REDACTED, is_file, read_run, read_steps
 from clickwright.errors import ClickwrightError, DemoError
 from clickwright.parsers.screen_parser import ScreenParser
-from clickwright.types import Action, Box, Element, Frame, Screen, StepRecord, Target
+from clickwright.types import (
+    Action,
+    Box,
+    Element,
+    ElementKind,
+    Frame,
+    Screen,
+    StepRecord,
+    Target,
+)
 
 KEPT_VERDICTS = ("success", "unverified")
 SKIPPED_ACTIONS = ("done", "fail", "ask_user")
@@ -169,7 +178,12 @@ def _frame(path: Path) -> Frame:
     return Frame(np.ascontiguousarray(pixels[:, :, ::-1]))
 
 
+KINDS = frozenset(get_args(ElementKind))
+
+
 def _element(item: dict[str, Any]) -> Element:
+    if item["kind"] not in KINDS:
+        raise ValueError(f"unknown element kind {item['kind']!r}")
     return Element(
         id=int(item["id"]),
         box=Box(*item["box"]),
