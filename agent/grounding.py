@@ -413,16 +413,26 @@ def card_box(screen: Screen, words: str) -> Box | None:
     """The card or panel that shows `words` (its heading, "Bedroom"): the smallest container
     round the best element showing them, never a row of it nor the whole screen."""
     width, height = screen.frame.size
+    for shown in showing_words(screen, without_article(words), rows=True):
+        card = card_round(screen, shown.box)
+        if card is not None and card.area < 0.5 * width * height:
+            return card
+    return None
+
+
+def card_round(screen: Screen, box: Box) -> Box | None:
+    """The smallest container round `box` that is more than its frame (four times its area)."""
+    holders = [e.box for e in screen.elements if e.kind == "container"
+               and e.box.contains(box, slack=2) and e.box.area > 4 * box.area]  # fmt: skip
+    return min(holders, key=lambda b: b.area) if holders else None
+
+
+def without_article(words: str) -> str:
+    """ "the kitchen": kitchen, as a screen shows it."""
     said = words.split()
     while len(said) > 1 and said[0].lower() in lexicon().determiners:
-        said = said[1:]  # "the kitchen"
-    for shown in showing_words(screen, " ".join(said), rows=True):
-        holders = [e.box for e in screen.elements if e.kind == "container"
-                   and e.box.contains(shown.box, slack=2) and e.box.area > 4 * shown.box.area
-                   and e.box.area < 0.5 * width * height]  # fmt: skip
-        if holders:
-            return min(holders, key=lambda b: b.area)
-    return None
+        said = said[1:]
+    return " ".join(said)
 
 
 def scrolled_by(before: Screen, after: Screen) -> int | None:

@@ -26,6 +26,7 @@ from clickwright.agent.grounding import (
     TOGGLE_KINDS,
     Field,
     card_box,
+    card_round,
     fields,
     normalize,
     rank,
@@ -33,6 +34,7 @@ from clickwright.agent.grounding import (
     shows_words,
     text_similarity,
     unseen_sliders,
+    without_article,
 )
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.errors import StepFailed
@@ -267,10 +269,7 @@ def item_field(screen: Screen, words: str, value: str) -> Field | None:
     """In a list of items drawn without borders (a basket: a name, then its own Qty field),
     the field of the item `words` name: among the fields whose label every item repeats, the
     first one at or below the words, the next item's name not in between."""
-    said = words.split()
-    while len(said) > 1 and said[0].lower() in lexicon().determiners:
-        said = said[1:]  # "the headlamp"
-    shown = shows_words(screen, " ".join(said), rows=True)
+    shown = shows_words(screen, without_article(words), rows=True)
     if shown is None:
         return None
     known = fields(screen)
@@ -404,9 +403,7 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
 def _row_number(screen: Screen, box: Box) -> Element | None:
     """The number shown right of a slider `box` on its row: the nearest, in the card holding
     the slider when it is in one (the next card's sliders have numbers too)."""
-    holders = [e.box for e in screen.elements if e.kind == "container"
-               and e.box.contains(box, slack=2) and e.box.area > 4 * box.area]  # fmt: skip
-    card = min(holders, key=lambda b: b.area) if holders else None
+    card = card_round(screen, box)
     row = [e for e in screen.elements if abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)
            and e.box.center[0] >= box.right and _number(e.text) is not None
            and (card is None or card.contains(e.box, slack=2))]  # fmt: skip

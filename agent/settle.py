@@ -26,6 +26,7 @@ from clickwright.agent.grounding import (
     FIELD_KINDS,
     TOGGLE_KINDS,
     Field,
+    card_round,
     fields,
     grid_cell,
     grid_column,
@@ -1741,12 +1742,9 @@ def _by_unit(screen: Screen, words: str, near: Field, known: list[Field]) -> Ste
     unit = quantity(value)
     if unit is None or unit[1] is None:
         return None
-    box = near.element.box
-    cards = [e.box for e in screen.elements if e.kind == "container"
-             and e.box.contains(box, slack=2) and e.box.area > 4 * box.area]  # fmt: skip
-    if not cards:
+    card = card_round(screen, near.element.box)
+    if card is None:
         return None
-    card = min(cards, key=lambda b: b.area)
     inside = [f for f in known if card.contains(f.element.box, slack=2) and f is not near]
     chosen = taking(screen, inside, value, card, strict=True)
     return _set_field(chosen[0], value) if len(chosen) == 1 else None
