@@ -50,7 +50,7 @@ from clickwright.agent.grounding import (
     text_similarity,
 )
 from clickwright.agent.lexicon import lexicon, words_of
-from clickwright.agent.reading import place
+from clickwright.agent.reading import place, value_source
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import SETTLED, intent_button, read_value, row_words, settle
@@ -549,6 +549,12 @@ class OfflineActor:
         """Open the places `step.where` names (tabs, sections, the list) until the target
         shows; what it shows beside it is remembered for the steps after."""
         target = step.target or ""
+        task = self.state.task
+        said = value_source(target, None) == target and read_value(self.screen, target, task)
+        if said:  # "find the 2nd word in the paragraph": a value to read, not a thing to see
+            self.state.memory.values[normalize(target)] = said
+            self.record_noop(step, f"{target} is {said!r}")
+            return
         row = row_words(target)
         if row and row != target and shows_words(self.screen, target) is None:
             target = row  # "the email by Audrey": the row that shows Audrey
@@ -786,6 +792,8 @@ class OfflineActor:
         def found(screen: Screen, **hints: Any) -> list[Candidate]:
             ranked = self._scoped(step, screen, self._candidates(screen, description, kind, nth,
                                                                  **hints))  # fmt: skip
+            if not description and nth is None and (step.verb == "type" or step.where == "empty"):
+                ranked.sort(key=lambda c: bool(c.element.text.strip()))  # the field waiting
             if step.where != "exact":
                 return ranked
             return [c for c in ranked if named_as(description, c.element)

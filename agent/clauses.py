@@ -77,7 +77,8 @@ class Step:
     old: str | None = None  # for change: the value or words to replace
     where: str | None = None  # insert: end, start, below, above, between; find: places;
     # unread: "remark" for a statement after a step ("…, I don't want those changes");
-    # click: "exact" for a label made from the task's words, found only as written;
+    # click: "exact" for a label made from the task's words, found only as written; "empty"
+    # for a field named by its kind alone that waits for text (an empty one first);
     # set: "up" or "down" when the value is an amount to change it by, "if listed" when a
     # drop-down is only guessed to hold the value (closed again when it does not)
     scope: str | None = None  # a text the row, card or section acted in contains

@@ -529,6 +529,27 @@ def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[lis
     return [sorted(line, key=lambda e: e.box.x) for line in lines]
 
 
+def paragraphs(screen: Screen) -> list[str]:
+    """The screen's blocks of text, each its lines joined by newlines: lines left-aligned with
+    the one above and less than a line's height under it are one block."""
+    lines: list[list[Element]] = []
+    for line in text_lines(screen, ("text", "link")):  # cut where a column gap parts a line
+        cuts = [i for i in range(1, len(line))
+                if line[i].box.x - line[i - 1].box.right > line[i].box.h * 0.6]  # fmt: skip
+        lines += [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True)]
+    blocks: list[list[list[Element]]] = []
+    for line in sorted(lines, key=lambda line: line[0].box.y):
+        first = line[0].box
+        above = next((b for b in reversed(blocks) if abs(b[-1][0].box.x - first.x) <= first.h
+                      and -first.h // 2 <= first.y - b[-1][0].box.bottom < first.h),
+                     None)  # fmt: skip
+        if above is not None:
+            above.append(line)
+        else:
+            blocks.append([line])
+    return ["\n".join(" ".join(e.text for e in line) for line in b) for b in blocks]
+
+
 def search_field(screen: Screen) -> Element | None:
     """The screen's search field: a field labelled, named or showing "Search" (or "Filter")."""
     words = ("search", "filter", "find")

@@ -458,6 +458,13 @@ def _stem(gerund: str) -> str:
     return stem[:-1] if doubled else stem
 
 
+_COPY, _PASTED = ("ctrl", "c"), ("ctrl", "v")
+# "paste it into the textbox" right after a copy: what the clipboard holds, not a value to read
+_PASTE = re.compile(
+    r"paste\s+(?:it|that|this|them|the\s+text|what\s+(?:you|was)\s+copied)?\s*"
+    r"(?:into|in|to|inside)\s+(?P<into>.+)",
+    re.I | re.S,
+)
 _CASE = re.compile(
     r"\s*\b(?:in\s+)?(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?", re.I
 )
@@ -487,7 +494,16 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     if (plain := lexicon().rewritten(clause, masked)) is not None:  # "leave X alone": keep X
         if not plain:  # "leave the server as it is": nothing to do
             return []
-        return [replace(s, clause=clause) for s in _steps(plain, after)]
+        steps: list[Step] = []  # an idiom may mean several steps ("copy the text in X")
+        for piece in clauses(plain):
+            steps += [
+                replace(s, clause=clause) for s in _steps(piece, steps[-1] if steps else after)
+            ]
+        return steps
+    if after is not None and after.keys == _COPY and (paste := _PASTE.fullmatch(masked)):
+        into = _steps(f"click {clause[paste.start('into') :]}", after)
+        into = [replace(s, clause=clause, where=s.where or "empty") for s in into]
+        return [*into, Step("press", clause, keys=_PASTED)]
     if (read := reading.parse(clause, after=after)) is not None:
         return read
     try:

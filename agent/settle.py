@@ -27,11 +27,13 @@ from clickwright.agent.grounding import (
     TOGGLE_KINDS,
     Field,
     card_round,
+    echoes,
     fields,
     grid_cell,
     grid_column,
     names_row,
     normalize,
+    paragraphs,
     rank,
     row_menu,
     search_field,
@@ -2145,7 +2147,7 @@ def _shown_part(screen: Screen, words: str) -> str:
 def _sourced(step: Step, screen: Screen, memory: Memory) -> Settled:
     """A value named, not given: read it, then type it."""
     source = step.source or ""
-    value = memory.values.get(normalize(source)) or read_value(screen, source)
+    value = memory.values.get(normalize(source)) or read_value(screen, source, step.clause)
     if value is None:
         raise StepFailed(f"could not {step.clause!r}: the screen shows no value for '{source}'")
     memory.values[normalize(source)] = value
@@ -2161,16 +2163,17 @@ def _best_field(screen: Screen, words: str) -> Field | None:
     return best if best is not None and text_similarity(words, best.label) >= 60 else None
 
 
-def read_value(screen: Screen, description: str) -> str | None:
+def read_value(screen: Screen, description: str, task: str = "") -> str | None:
     """The value `description` names on the screen: "the sum of A and B" adds what A and B
     show; "the total number of fruit" adds the numbers the text gives; otherwise what is
-    shown beside a label, after "is" or after a colon."""
+    shown beside a label, after "is" or after a colon. A paragraph that repeats `task` (a
+    page showing its instruction) is not the one a part is counted in."""
     lex = lexicon()
     words = words_of(description)
     ops = lex.operations
     if (n := lex.longest(ops["plus"], words, 0)) and len(words) > n:
         parts = _parts(" ".join(description.split()[n:]))
-        values = [read_value(screen, p) for p in parts]
+        values = [read_value(screen, p, task) for p in parts]
         numbers = [_as_number(v) for v in values if v is not None]
         if len(parts) > 1 and len(numbers) == len(parts) and None not in numbers:
             return _format(sum(numbers))  # type: ignore[arg-type]
@@ -2178,7 +2181,7 @@ def read_value(screen: Screen, description: str) -> str | None:
         named = re.sub(r"\s+(?:in|on|from)\s+the\s+\w+$", "", " ".join(description.split()[n:]))
         return _labelled_value(screen, named)
     if len(words) > 2 and (nth := lex.ordinal(words[0])) and words[1] in lex.text_parts:
-        return _nth_part(screen, nth, words[1])
+        return _nth_part(screen, nth, words[1], task)
     if lex.longest(ops["total"], words, 0):
         numbers = [
             float(n)
@@ -2191,12 +2194,15 @@ def read_value(screen: Screen, description: str) -> str | None:
     return _labelled_value(screen, description)
 
 
-def _nth_part(screen: Screen, nth: int, part: str) -> str | None:
-    """The nth word (line, number) of the longest text on the screen: the paragraph."""
-    texts = [e.text for e in screen.elements if e.kind in ("text", "link") and e.text.strip()]
-    if not texts:
+def _nth_part(screen: Screen, nth: int, part: str, task: str) -> str | None:
+    """The nth word (line, number) of the paragraph: the block of lines with the most words
+    (of two as long, the one of more lines); not a list of "label: value" lines."""
+    blocks = [b for b in paragraphs(screen) if not task or not echoes(b, normalize(task), "")]
+    prose = [b for b in blocks if 2 * b.count(":") <= b.count("\n") + 1]
+    blocks = prose or blocks
+    if not blocks:
         return None
-    paragraph = max(texts, key=len)
+    paragraph = max(blocks, key=lambda b: (len(b.split()), b.count("\n")))
     pieces = {
         "line": [line for line in paragraph.splitlines() if line.strip()],
         "number": re.findall(r"-?\d+(?:[.,]\d+)?", paragraph),
@@ -2228,11 +2234,13 @@ def _labelled_value(screen: Screen, description: str) -> str | None:
     shown = shows_words(screen, description)
     if shown is None:
         return None
-    right = [
+    right = [  # a label's box may be drawn wider than its words, over the value's cell
         e
         for e in screen.elements
         if e.text
-        and e.box.x >= shown.box.right
+        and e is not shown
+        and e.box.center[0] > shown.box.right
+        and e.box.x > shown.box.x
         and abs(e.box.center[1] - shown.box.center[1]) <= shown.box.h / 2
     ]
     return min(right, key=lambda e: e.box.x).text.strip() if right else None

@@ -20,7 +20,7 @@ import numpy as np
 
 from clickwright.parsers.links import nav_bar
 from clickwright.parsers.menus import lines_of, menu_bar
-from clickwright.parsers.widgets import Widget
+from clickwright.parsers.widgets import FIELD_FRAME, Widget
 from clickwright.types import INTERACTIVE_KINDS, Box, Element
 
 if TYPE_CHECKING:
@@ -140,6 +140,11 @@ def fuse(
             contents = [t for t in contents if not is_glyph(t.text)]
         if "slider" in widget.state:  # its knob read as a letter or digit ("0", "O", "7")
             contents = [t for t in contents if len(t.text.strip()) > 1]
+        if "multiline" in widget.state:  # its resize grip read as a glyph
+            x, y = widget.box.right - widget.box.h / 3, widget.box.bottom - widget.box.h / 3
+            contents = [
+                t for t in contents if not (is_glyph(t.text) and t.box.x >= x and t.box.y >= y)
+            ]
         buttons = _window_buttons(widget, contents)
         if widget.kind == "combo" and not buttons:
             arrow = widget.box.right - 1.5 * widget.box.h  # read as "V" or "▼": no value
@@ -147,7 +152,7 @@ def fuse(
         name = names.get(index, "")
         in_rows = all(any(r.box.contains_point(*t.box.center) for r in rows) for t in contents)
         listing = widget.kind in ("input", "list_item") or in_rows or len(lines_of(contents)) >= 3
-        if _stacked(contents) and listing:  # (a box of three lines: a Tk option menu opened)
+        if _stacked(contents) and listing and not _scrolled_text(widget, contents):
             items = [] if in_rows else contents  # the rows found are its items
             as_list = replace(widget, kind="input") if widget.kind == "button" else widget
             elements = _list_elements(as_list, items, name)
@@ -190,7 +195,10 @@ def fuse(
     navigation = {id(outside[i]) for i in nav_bar(outside) if id(outside[i]) not in menus}
     strips = _tab_strips(bars, [w.box for w in widgets if w.kind == "container"], free)
     parts.extend(_free_text(t, bars, menus.get(id(t)), id(t) in navigation, strips) for t in free)
-    found = [_row_text(row, parts) for row in rows] + listed
+    found = [
+        r for r in (_row_text(row, parts) for row in rows) if r.text or not _in_field(r, parts)
+    ]
+    found += listed
     return numbered(parts + _opened(found, parts))
 
 
@@ -282,6 +290,17 @@ def _row_text(row: Element, parts: list[Element]) -> Element:
         key=lambda p: p.box.x,
     )
     return replace(row, text=" ".join(c.text for c in cells))
+
+
+def _in_field(row: Element, parts: list[Element]) -> bool:
+    """A row with no text of its own across a field: a text area's line."""
+    return any(
+        p.kind == "input"
+        and p.box.y <= row.box.center[1] <= p.box.bottom
+        and p.box.x < row.box.right
+        and row.box.x < p.box.right
+        for p in parts
+    )
 
 
 def numbered(elements: list[Element]) -> list[Element]:
@@ -586,6 +605,19 @@ def _tab_strips(bars: list[Box], containers: list[Box], texts: list[TextBox]) ->
     ]
 
 
+def _scrolled_text(widget: Widget, texts: list[TextBox]) -> bool:
+    """A text area, not a list: its resize grip was seen, or its last line is cut off by its
+    bottom edge (it holds more than it shows; a list box shows its rows whole)."""
+    if widget.kind != "input":
+        return False
+    if "multiline" in widget.state:  # its resize grip seen
+        return True
+    heights = sorted(t.box.h for t in texts)
+    last = max(texts, key=lambda t: t.box.bottom)
+    cut = last.box.bottom >= widget.box.bottom - FIELD_FRAME - 1 and last.box.h < 0.7 * heights[-1]
+    return cut or last.box.bottom > widget.box.bottom
+
+
 def _stacked(texts: list[TextBox]) -> bool:
     """Texts on more than one row: a list box or a multi-line text area, not one value."""
     return any(
@@ -650,12 +682,19 @@ def as_bars(widgets: list[Widget], texts: list[TextBox]) -> list[Widget]:
     bars = []
     for index, widget in enumerate(widgets):
         inside = [words[i] for i in np.flatnonzero(held[:, index])] if words else []
-        side_by_side = widget.kind in ("input", "button", "list_item") and any(
-            a.box.x < b.box.x
-            and abs(a.box.center[1] - b.box.center[1]) <= max(a.box.h, b.box.h) / 2
-            and b.box.x - a.box.right >= BAR_GAP * (_advance(a) + _advance(b)) / 2
-            for a in inside
-            for b in inside
+        side_by_side = (
+            widget.kind in ("input", "button", "list_item")
+            and not widget.state
+            & {
+                "multiline"  # a text area's words set apart in a fixed-width font
+            }
+            and any(
+                a.box.x < b.box.x
+                and abs(a.box.center[1] - b.box.center[1]) <= max(a.box.h, b.box.h) / 2
+                and b.box.x - a.box.right >= BAR_GAP * (_advance(a) + _advance(b)) / 2
+                for a in inside
+                for b in inside
+            )
         )
         bars.append(replace(widget, kind="container") if side_by_side else widget)
     return bars

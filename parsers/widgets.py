@@ -61,6 +61,7 @@ FIELDS = ("input", "combo")  # controls that show a value one can select
 _CHECKED = frozenset({"checked"})
 _SELECTED = frozenset({"selected"})
 SLIDER = frozenset({"slider"})  # a field that is a slider's track, moved, never typed in
+MULTILINE = frozenset({"multiline"})  # a text area: its lines are its text, not a list's rows
 TOGGLES = ("checkbox", "radio")
 _SMALL = ("checkbox", "radio", "icon")  # kinds found whole by the toggle test
 
@@ -132,7 +133,30 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
     widgets.extend(_unframed_icons(frame, widgets))
+    widgets = [  # its grip is no drop-down's arrow
+        replace(w, kind="input", state=w.state | MULTILINE)
+        if w.kind in FIELDS and _resize_grip(gray, w.box) else w
+        for w in widgets
+    ]  # fmt: skip
     return _without_selected_values(frame, _icons_in_fields(_fold_icon_contents(widgets)))
+
+
+GRIP = (8, 24)  # px: the side of the corner a text area's resize grip is drawn in, 1x to 2x
+
+
+def _resize_grip(gray: np.ndarray, box: Box) -> bool:
+    """A browser's text area has a resize grip in its bottom-right corner: two or three short
+    strokes, each on one anti-diagonal (x + y the same along it)."""
+    side = min(GRIP[1], box.h // 3, box.w // 4)
+    if side < GRIP[0]:
+        return False
+    patch = gray[box.bottom - side - 1 : box.bottom - 1, box.right - side - 1 : box.right - 1]
+    ys, xs = np.nonzero(np.abs(patch.astype(int) - int(np.median(patch))) > SHAPE_CONTRAST * 4)
+    if len(xs) < 6 or len(set(xs.tolist())) < 4:
+        return False
+    diagonals = np.bincount(xs + ys)
+    strokes = diagonals >= 3
+    return 2 <= strokes.sum() <= 6 and diagonals[strokes].sum() >= 0.8 * len(xs)
 
 
 def _edge_mask(pixels: np.ndarray, gray: np.ndarray) -> np.ndarray:

@@ -387,6 +387,8 @@ RESERVED = {
     "scroll",
     "drag",
     "wait",
+    "on",  # "click On B" is a click on B
+    "at",
 }
 NAMES = (
     st.lists(st.from_regex(r"[A-Z][a-z]{0,8}", fullmatch=True), min_size=1, max_size=3)
@@ -479,3 +481,22 @@ def test_a_capitalised_it_after_a_verb_is_a_name_not_the_pronoun():
         ("click", "B"),
         ("click", "It"),
     ]
+
+
+def test_a_copy_from_a_field_goes_through_the_clipboard_and_a_paste_after_it_too():
+    steps = interpret(
+        "Copy the text from the 2nd text area below and paste it into the text input, then "
+        "press Submit."
+    )
+    said = [(s.verb, s.target, s.kind, s.nth, s.keys, s.where) for s in steps]
+    assert said == [
+        ("click", "", "input", 2, (), None),
+        ("press", None, None, None, ("ctrl", "a"), None),
+        ("press", None, None, None, ("ctrl", "c"), None),
+        ("click", "", "input", None, (), "empty"),  # the field waiting for the text
+        ("press", None, None, None, ("ctrl", "v"), None),
+        ("click", "Submit", None, None, (), None),
+    ]
+    assert steps[0].clause == "Copy the text from the 2nd text area below"
+    found = interpret("find the order number, paste it into Reference")  # no copy: a read value
+    assert [s.verb for s in found] == ["find", "type"] and found[1].source == "it"

@@ -500,3 +500,23 @@ def test_choices_drawn_as_bordered_cards_are_radios_not_fields(shown, tmp_path: 
     radios = {e.text: "checked" in e.state for e in screen.elements if e.kind == "radio"}
     assert radios == {"Standard post": False, "Next-day courier": True, "Pick-up point": False}
     assert not [e for e in screen.elements if e.kind in ("combo", "input")]
+
+
+NOTES = (
+    "<div style='margin:30px'><label>Notes</label><br>"
+    "<textarea rows=3 cols=24>Pack the tent\nBuy matches\nCall Ana about the car\nWater"
+    "</textarea><br><br><textarea rows=2 cols=24>Short note\nsecond line</textarea><br><br>"
+    "<select size=3><option>Apples</option><option>Pears</option><option>Plums</option>"
+    "</select></div>"
+)
+
+
+def test_web_text_areas_are_fields_holding_their_lines_and_a_list_box_is_a_list(
+    shown, tmp_path: Path
+) -> None:  # noqa: ANN001
+    screen = shown(*chromium(tmp_path, NOTES))
+    areas = sorted((e for e in screen.elements if e.kind == "input"), key=lambda e: e.box.y)
+    assert len(areas) == 2, [e.describe() for e in screen.elements]
+    assert "Pack the tent" in areas[0].text and "Short note" in areas[1].text
+    items = {e.text for e in screen.elements if e.kind == "list_item"}
+    assert {"Apples", "Pears", "Plums"} <= items

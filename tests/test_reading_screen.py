@@ -569,6 +569,36 @@ def test_a_value_named_not_given_is_read_from_the_screen():
     assert settle(find_then_type, shown, memory).steps[0].text == "SPRING-42"
 
 
+def test_the_paragraph_is_prose_not_the_instruction_or_a_panel_of_labels():
+    page = screen(
+        el(0, "text", "Find the 2nd word in the", (0, 0, 150, 14)),
+        el(1, "text", "paragraph, type that into the", (0, 14, 150, 14)),
+        el(2, "text", "textbox and press Submit.", (0, 28, 150, 14)),
+        el(3, "text", "Lacus, interdum pulvinar imperdiet.", (0, 60, 155, 16)),
+        el(4, "text", "Last reward: -", (169, 60, 90, 16)),  # a column beside it, same line
+        el(5, "text", "Cursus. Nisi,", (0, 76, 70, 16)),
+        el(6, "text", "Last 10 average: -", (169, 86, 120, 16)),
+        el(7, "text", "Time left: 10 / 10sec", (169, 112, 130, 16)),
+        el(8, "text", "Episodes done: 0", (169, 138, 113, 16)),
+    )
+    task = "Find the 2nd word in the paragraph, type that into the textbox and press Submit."
+    assert read_value(page, "2nd word in the paragraph", task) == "interdum"
+    assert read_value(page, "last word in the paragraph", task) == "Nisi"
+    assert read_value(page, "1st word in the paragraph") == "Find"  # no task: its words count
+
+
+def test_a_value_beside_its_label_is_read_when_the_label_box_reaches_into_its_cell():
+    table = screen(
+        el(0, "input", "Year of Birth", (7, 141, 84, 15)),  # a bordered cell read as a field
+        el(1, "text", "1947", (89, 140, 29, 16)),
+        el(2, "input", "Last name", (7, 169, 88, 15)),
+        el(3, "text", "Reynolds", (88, 167, 49, 18)),
+        el(4, "input", "", (7, 189, 128, 22)),
+    )
+    assert read_value(table, "value of Last name") == "Reynolds"
+    assert read_value(table, "value of Year of Birth") == "1947"
+
+
 def test_check_is_a_look_when_the_screen_has_no_such_box():
     question = screen(el(0, "text", "Your tax return is ready", (20, 20, 200, 20)))
     assert read("Check the summary", question) == [("look", "summary", None)]

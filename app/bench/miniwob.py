@@ -161,7 +161,11 @@ class _Worker:
         self.folder = tempfile.TemporaryDirectory(prefix="clickwright-miniwob-")
         wrapper = Path(self.folder.name) / "chromium"
         flags = " ".join((*BROWSER_FLAGS, f"--force-device-scale-factor={spec.device_scale:g}"))
-        wrapper.write_text(f'#!/bin/sh\nexec {spec.browser} {flags} "$@"\n')
+        wrapper.write_text(  # less ChromeDriver's --enable-automation: no browser a person
+            # uses shows its "controlled by automated test software" bar over the page
+            '#!/bin/sh\nfor a do shift; [ "$a" = --enable-automation ] || set -- "$@" "$a"; done\n'
+            f'exec {spec.browser} {flags} "$@"\n'
+        )
         wrapper.chmod(0o755)
         self.display = VirtualDisplay(*screen_size(spec.device_scale)).start()
         os.environ.update(
