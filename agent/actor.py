@@ -203,10 +203,12 @@ def _names_a_row(words: str) -> bool:
     return any(w[:1].isupper() or any(c.isdigit() or c == "@" for c in w) for w in words.split())
 
 
-def tab_row(screen: Screen) -> list[Element]:
+def tab_row(screen: Screen, said: bool = False) -> list[Element]:
     """The tabs on the screen, left to right: those the parser saw as tabs, and the short
-    labels on the same row beside them (a toolkit's tabs the parser took for buttons)."""
+    labels on the same row beside them (a toolkit's tabs the parser took for buttons). When
+    the task `said` there are tabs, buttons drawn edge to edge in a row are taken for them."""
     tabs = [e for e in screen.elements if e.kind == "tab"] or _link_strip(screen)
+    tabs = tabs or (_button_strip(screen) if said else [])
     if not tabs:
         return []
     first = tabs[0].box
@@ -220,6 +222,22 @@ def tab_row(screen: Screen) -> list[Element]:
         and 0.6 * first.h <= e.box.h <= 1.6 * first.h
     ]
     return sorted(row, key=lambda e: e.box.x)
+
+
+def _button_strip(screen: Screen) -> list[Element]:
+    """The topmost row of two or more labelled buttons drawn edge to edge (their outlines
+    touching or overlapping), tops level: a web page's tabs seen as buttons."""
+    buttons = sorted((e for e in screen.elements if e.kind == "button" and e.text.strip()),
+                     key=lambda e: (e.box.y, e.box.x))  # fmt: skip
+    for first in buttons:
+        strip = [first]
+        for other in sorted(buttons, key=lambda e: e.box.x):
+            last = strip[-1].box
+            if abs(other.box.y - last.y) <= 2 and -last.w / 4 <= other.box.x - last.right <= 4:
+                strip.append(other)
+        if len(strip) >= 2:
+            return strip
+    return []
 
 
 def named_as(words: str, element: Element) -> bool:
@@ -556,7 +574,7 @@ class OfflineActor:
             self.record_noop(step, f"{target} is {said!r}")
             return
         row = row_words(target)
-        if row and row != target and shows_words(self.screen, target) is None:
+        if row and row != target and shows_words(self.screen, target, echo_of=task) is None:
             target = row  # "the email by Audrey": the row that shows Audrey
         if step.where is None and (box := self._search_box(step)) is not None:
             self.type_into(step, box, target)  # "search for blue shoes": what a search box is for
@@ -565,7 +583,9 @@ class OfflineActor:
         if not self._candidates(self.screen, target, None):
             self.reveal(step, target, step.where)
         screen = self.screen
-        if shows_words(screen, target) is None and not self._candidates(screen, target, None):
+        if shows_words(screen, target, echo_of=task) is None and not self._candidates(
+            screen, target, None
+        ):
             failure = self._not_found(target, step)
             self._record_failure(step, screen, str(failure))
             raise failure
@@ -971,7 +991,7 @@ class OfflineActor:
                     not best[0].element.text
                     or text_similarity(description, best[0].element.text) >= SHOWN_WELL
                 )  # a word that only looks like it ('|cursor' for 'Cursor blink') is not it
-            return shows_words(screen, description) is not None
+            return shows_words(screen, description, echo_of=self.state.task) is not None
 
         ways = {"section": [self._open_nodes], "tab": [self._open_tabs, self._turn_pages],
                 "list": [self._scroll_down]}  # fmt: skip
@@ -1070,11 +1090,12 @@ class OfflineActor:
 
     def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Each tab not yet seen, left to right, until the target shows."""
-        if not tab_row(self.screen):
+        said = step.where == "tab"
+        if not tab_row(self.screen, said):
             return False
         seen: set[str] = set()
         for _ in range(MAX_REVEALS):
-            tabs = tab_row(self.screen)
+            tabs = tab_row(self.screen, said)
             seen |= {normalize(t.text) for t in tabs if "selected" in t.state}
             unseen = [t for t in tabs if normalize(t.text) not in seen]
             if not unseen:

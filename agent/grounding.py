@@ -71,10 +71,13 @@ class Candidate:
 def echoes(text: str, task: str, description: str) -> bool:
     """Whether `text` is the task itself shown on screen (an app that displays the instruction)
     rather than the thing it names: a long text found in the task (given normalized, as it is
-    the same for every element), and longer than the target."""
+    the same for every element) that is not the target as said (a line of the instruction
+    is no target however much of it the description repeats)."""
     shown, wanted = normalize(text), normalize(description)
     return (
-        len(shown) >= 10 and len(shown) > len(wanted) + 3 and fuzz.partial_ratio(shown, task) >= 90
+        len(shown) >= 10
+        and fuzz.partial_ratio(shown, task) >= 90
+        and (len(shown) > len(wanted) + 3 or fuzz.ratio(shown, wanted) < 90)
     )
 
 
@@ -458,19 +461,29 @@ SCROLL_SLACK = 16
 """px: shifts this close are one scroll (texts cut at the frame's top are read a bit apart)."""
 
 
-def shows_words(screen: Screen, words: str, rows: bool = False) -> Element | None:
+def shows_words(
+    screen: Screen, words: str, rows: bool = False, echo_of: str = ""
+) -> Element | None:
     """The element whose text holds `words` as whole words (fuzzily), the best and shortest;
     a date said one way is found shown another ("3 October": "Oct 3, 2026"). `rows`: only
-    what rows show, not the words typed into a field (a search box holding them)."""
-    found = showing_words(screen, words, rows)
+    what rows show, not the words typed into a field (a search box holding them); a text
+    that is the task `echo_of` shown on the screen holds nothing."""
+    found = showing_words(screen, words, rows, echo_of)
     return found[0] if found else None
 
 
-def showing_words(screen: Screen, words: str, rows: bool = False) -> list[Element]:
+def showing_words(
+    screen: Screen, words: str, rows: bool = False, echo_of: str = ""
+) -> list[Element]:
     """Every element that shows `words` (as `shows_words` finds them), the best first."""
     wanted = normalize(words).split()
     if not wanted:
         return []
+    if echo_of:
+        task = normalize(echo_of)
+        kept = tuple(e for e in screen.elements
+                     if e.kind not in ECHO_KINDS or not echoes(e.text, task, words))  # fmt: skip
+        screen = Screen(screen.frame, kept)
     if rows:
         fields_ = [e.box for e in screen.elements if e.kind in FIELD_KINDS]
         kept = tuple(e for e in screen.elements if e.kind not in FIELD_KINDS

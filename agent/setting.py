@@ -48,6 +48,7 @@ __all__ = ["item_field", "parse_date", "quantity", "set_value", "taking"]
 ON = frozenset({"on", "yes", "true", "checked", "enabled", "enable", "1"})
 OFF = frozenset({"off", "no", "false", "unchecked", "disabled", "disable", "0"})
 SLIDER_ROLES = ("slider", "scroll bar", "dial")
+SLIDER_NOUNS = frozenset({"slider", "scale", "range", "range slider", "slider bar", "dial"})
 THIN = 18
 """px: a field thinner than this is a slider's bar, not a place to type."""
 MAX_MONTHS = 24
@@ -411,9 +412,16 @@ def _row_number(screen: Screen, box: Box) -> Element | None:
 
 
 def _unseen_slider(screen: Screen, label: str) -> Box | None:
-    """The track of a slider the parser drew no box for, by its label."""
+    """The track of a slider the parser drew no box for, by its label; or the screen's one
+    slider, named by its kind alone ("select 5 with the slider")."""
     sliders = [f for f in unseen_sliders(screen) if text_similarity(label, f.label) >= 80]
-    return sliders[0].element.box if sliders else None
+    if sliders:
+        return sliders[0].element.box
+    if without_article(label).lower() not in SLIDER_NOUNS:
+        return None
+    tracks = [e.box for e in screen.elements if "slider" in e.state]
+    tracks += [f.element.box for f in unseen_sliders(screen)]
+    return tracks[0] if len(tracks) == 1 else None
 
 
 def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
@@ -480,7 +488,9 @@ def _slider_value(screen: Screen, box: Box) -> float | None:
 
 
 def _number(text: str) -> float | None:
-    m = SHOWN_NUMBER.fullmatch(text or "")
+    """The number a text shows, less a knob or box OCR read before it as a glyph ("□6")."""
+    text = (text or "").lstrip("□■○●◯◻◼▢|[](){}<>«»'\"`~^ ")
+    m = SHOWN_NUMBER.fullmatch(text)
     return float(m[1].replace(",", ".")) if m else None
 
 

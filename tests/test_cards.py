@@ -303,3 +303,16 @@ def test_a_condition_in_a_sentence_denies_nothing() -> None:
     assert [(s.verb, s.target) for s in steps] == [
         ("check", "Leave the parcel at my door if I'm not home")
     ]
+
+
+def test_the_one_slider_is_the_slider_and_its_number_is_read_past_its_knob():
+    from clickwright.agent.setting import _number, _unseen_slider
+
+    track = el(0, "input", "", (5, 66, 88, 11), state=frozenset({"slider"}))
+    shown = Screen(HOUSE.frame, (track, el(1, "text", "□6", (61, 60, 46, 20))))
+    assert _unseen_slider(shown, "the slider") == track.box
+    assert _unseen_slider(shown, "the volume") is None
+    two = Screen(HOUSE.frame, (track, el(2, "input", "", (5, 96, 88, 11),
+                                          state=frozenset({"slider"}))))  # fmt: skip
+    assert _unseen_slider(two, "slider") is None  # which one is not said
+    assert _number("□6") == 6 and _number("-9") == -9 and _number("Submit") is None

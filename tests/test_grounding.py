@@ -241,3 +241,24 @@ def test_a_line_the_last_action_made_appear_may_say_it_was_refused():
     assert complaint(form, thanks) is None
     wrong = screen(el(0, "text", "Email address is invalid", (0, 0, 200, 20)))
     assert complaint(form, wrong) == "Email address is invalid"
+
+
+def test_the_task_shown_on_the_page_holds_none_of_its_words():
+    from clickwright.agent.actor import tab_row
+    from clickwright.agent.grounding import shows_words
+
+    page = screen(
+        el(0, "text", "Switch between the tabs to find", (1, 2, 142, 11)),
+        el(1, "text", 'and click on the link "aliguet".', (0, 14, 132, 9)),
+        el(2, "button", "Tab #1", (3, 57, 48, 25)),
+        el(3, "button", "Tab #2", (47, 57, 48, 25)),  # outlines overlapping: tabs
+        el(4, "button", "Tab #3", (91, 57, 45, 25)),
+        el(5, "link", "malesuada", (18, 127, 49, 9)),
+        el(6, "button", "Submit", (10, 200, 80, 30)),
+    )
+    task = 'Switch between the tabs to find and click on the link "aliquet".'
+    assert shows_words(page, "aliquet") is not None
+    assert shows_words(page, "aliquet", echo_of=task) is None
+    assert shows_words(page, "malesuada", echo_of=task).id == 5
+    assert tab_row(page) == []  # buttons are tabs only when the task says there are tabs
+    assert [t.text for t in tab_row(page, said=True)] == ["Tab #1", "Tab #2", "Tab #3"]
