@@ -99,6 +99,25 @@ def _at_one_of(box: Box, offset: int, places: list[tuple[int, int]]) -> bool:
     return any(abs(box.x - x) <= 8 and abs(box.y + offset - y) <= 8 for x, y in places)
 
 
+BLANK = 3
+"""Line heights of empty space after a label that are a field drawn with no box."""
+
+
+def _blank_after(screen: Screen, label: Element) -> tuple[Point, Box] | None:
+    """Where to click to type after a label whose field has no outline ("to:" on a line of
+    its own): the middle of the empty space after it on its row, and that space's box; None
+    when something else follows the label closely."""
+    middle, height = label.box.center[1], label.box.h
+    after = [e.box.x for e in screen.elements if e.box.x > label.box.right
+             and abs(e.box.center[1] - middle) < height / 2 and e.kind != "container"]  # fmt: skip
+    end = min(after, default=screen.frame.size[0])
+    if end - label.box.right < BLANK * height:
+        return None
+    width = min(end - label.box.right, 8 * height)
+    box = Box(label.box.right + 2, label.box.y, width - 4, height)
+    return (box.center[0], middle), box
+
+
 def _by_id(candidate: Candidate) -> Target:
     return Target(id=candidate.element.id)
 
@@ -672,6 +691,11 @@ class OfflineActor:
 
         def plan(c: Candidate) -> Plan:
             secret = looks_secret(c.element.name or step.target or "")
+            if c.element.kind == "text" and (blank := _blank_after(self.screen, c.element)):
+                point, box = blank  # "to: ____" drawn with no box: the blank after its label
+                expect = CHANGE if secret else Expectation("text_in", text, box)
+                action = Type(text=text, target=Target(point=point), enter=step.enter, clear=True)
+                return action, point, None, expect
             expect = CHANGE if secret else Expectation("text_in", text, c.element.box)
             action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
             return action, c.element.box.center, None, expect

@@ -156,6 +156,8 @@ class Lexicon:
         self.shown = _phrases(data["shown"])
         self.value_nouns = frozenset(data["value_nouns"])
         self.value_of = _phrases(data["value_of"])
+        self.solving = _phrases(data["solving"])
+        self.clause_starts = tuple(data["clause_starts"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()
@@ -243,7 +245,7 @@ class Lexicon:
             for p in phrases
         }
         found |= {" ".join(p) for i in self.intents.values() for p in i.verbs}
-        return frozenset(found)
+        return frozenset(found | set(self.clause_starts))
 
     def verb_at(self, action: str, words: Sequence[str], start: int = 0) -> int:
         """Words covered by the longest verb of `action` at `start` (0: none)."""

@@ -508,7 +508,7 @@ def value_source(value: str, after: Step | None) -> str | None:
     if shown and shown[0] > 0:
         return " ".join(said[: shown[0]])
     totals = lex.operations["plus"] + lex.operations["average"] + lex.operations["total"]
-    if words and lex.longest(totals + lex.value_of, words, 0):
+    if words and lex.longest(totals + lex.value_of + lex.solving, words, 0):
         return " ".join(said)
     if len(words) > 2 and lex.ordinal(words[0]) and words[1] in lex.text_parts:
         return " ".join(said)  # "the 4th word of the paragraph"

@@ -503,7 +503,7 @@ def _formatted(value: str, element: Element) -> str:
     date = parse_date(value)
     shown = element.text.lower()
     if date is not None:
-        if m := re.search(r"(dd|mm|yyyy)([/.-])(dd|mm|yyyy)\2(dd|mm|yyyy)", shown):
+        if m := re.search(r"(dd|mm|yyyy)\s?([/.-])\s?(dd|mm|yyyy)\s?\2\s?(dd|mm|yyyy)", shown):
             parts = {"dd": f"{date.day:02d}", "mm": f"{date.month:02d}", "yyyy": str(date.year)}
             return m[2].join(parts[m[i]] for i in (1, 3, 4))
         if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", shown.strip()):

@@ -11,6 +11,8 @@ shipping") are read from the screen or from what an earlier step read.
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -179,6 +181,10 @@ def _unread(step: Step, screen: Screen) -> Settled:
     for skip in starts[: len(toks)]:  # the words, past a verb, past "get me" (the object)
         rest = clause[toks[skip].start :]
         if (target := _named_on_screen(screen, rest)) is not None:
+            whole = skip == 0 and len(toks) > 2 or len(target.split()) >= ECHO_WORDS
+            if whole and not _control_named(screen, target):
+                continue  # the verb and words, or a long run of them, in a plain text: the
+                # page showing the task, not what it names
             return Settled([Step("click", clause, target=target)], f"'{target}' is shown")
     if step.where == "remark":
         return Settled([], "a remark on the step before: it names nothing on the screen")
@@ -189,6 +195,17 @@ def _unread(step: Step, screen: Screen) -> Settled:
 
 def _names_a_label(word: str, screen: Screen) -> bool:
     return any(words_of(f.label)[:1] == words_of(word) for f in fields(screen))
+
+
+ECHO_WORDS = 5
+"""Words of a clause that a plain text on the screen repeats, from which it is the task shown
+on the page rather than a thing the clause names."""
+
+
+def _control_named(screen: Screen, words: str) -> bool:
+    """Whether `words` are what a control (not a plain text) shows ("Connect to HomeNet")."""
+    found = rank(screen, words)
+    return bool(found) and found[0].element.interactive and found[0].element.kind != "text"
 
 
 def _named_on_screen(screen: Screen, words: str) -> str | None:
@@ -2177,6 +2194,8 @@ def read_value(screen: Screen, description: str, task: str = "") -> str | None:
         numbers = [_as_number(v) for v in values if v is not None]
         if len(parts) > 1 and len(numbers) == len(parts) and None not in numbers:
             return _format(sum(numbers))  # type: ignore[arg-type]
+    if lex.longest(lex.solving, words, 0):  # "the answer to the math problem"
+        return solved(screen)
     if n := lex.longest(lex.value_of, words, 0):  # "the value of Colour in the table"
         named = re.sub(r"\s+(?:in|on|from)\s+the\s+\w+$", "", " ".join(description.split()[n:]))
         return _labelled_value(screen, named)
@@ -2192,6 +2211,53 @@ def read_value(screen: Screen, description: str, task: str = "") -> str | None:
         if numbers:
             return _format(sum(numbers))
     return _labelled_value(screen, description)
+
+
+SUM = re.compile(r"([\d.x ]+(?:[-+×*/÷] ?[\d.x ]+)+)= ?([\d.x ?]*)")
+"""A sum or an equation shown on the screen: "7 + 5 =", "7 + 5 = ?", "3 + x = 8"."""
+OPERATORS = {"×": "*", "÷": "/"}
+
+
+def solved(screen: Screen) -> str | None:
+    """The answer to the one sum or equation the screen shows: what its left side comes to,
+    or the x that makes both sides equal (an equation with x once, added or taken away)."""
+    for element in screen.elements:
+        if not (m := SUM.search(element.text.lower().replace(" ", ""))):
+            continue
+        left = m[1].translate(str.maketrans(OPERATORS))
+        right = m[2].strip("? ") or "0"
+        if "x" not in left + right:
+            value = _evaluated(left)
+        else:  # linear in x: where the difference of the sides, at x = 0 and 1, is nought
+            at = [_evaluated(f"({left})-({right})", x) for x in (0, 1)]
+            value = None if None in at or at[0] == at[1] else -at[0] / (at[1] - at[0])  # type: ignore[operator]
+        if value is not None:
+            return _format(value)
+    return None
+
+
+def _evaluated(expression: str, x: float = 0.0) -> float | None:
+    """An arithmetic expression of numbers, x, + - * / and brackets, worked out; None when it
+    is anything else or divides by nought."""
+    expression = re.sub(r"(\d)x", r"\1*x", expression).replace("x", f"({x})")
+    try:
+        return _worked_out(ast.parse(expression, mode="eval").body)
+    except (SyntaxError, ZeroDivisionError, ValueError):
+        return None
+
+
+_SIGNS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+          ast.Div: operator.truediv}  # fmt: skip
+
+
+def _worked_out(node: ast.expr) -> float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_worked_out(node.operand)
+    if isinstance(node, ast.BinOp) and type(node.op) in _SIGNS:
+        return _SIGNS[type(node.op)](_worked_out(node.left), _worked_out(node.right))
+    raise ValueError("not a sum")
 
 
 def _nth_part(screen: Screen, nth: int, part: str, task: str) -> str | None:

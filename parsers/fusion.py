@@ -773,7 +773,12 @@ def _over_icons(text: TextBox, icons: list[Box]) -> bool:
     icon, or any text but a word over two or more (large letters' ink, "insurance" at 200 %,
     passes for a row of icons; OCR reads no word off one)."""
     covered = sum(text.box.intersection(icon) >= 0.5 * icon.area for icon in icons)
-    return (covered >= 2 and not _word(text.text)) or (covered == 1 and is_glyph(text.text))
+    words = _word(text.text) or EXPRESSION.fullmatch(text.text.strip()) is not None
+    return (covered >= 2 and not words) or (covered == 1 and is_glyph(text.text))
+
+
+EXPRESSION = re.compile(r"[\dx ]+(?:[-+×*/÷=] ?[\dx ?]*){1,}")
+"""Large digits and signs ("0 + 0 =", "3x - 2 = 7"): a sum OCR read off the page, no icons."""
 
 
 def _word(text: str) -> bool:

@@ -40,6 +40,7 @@ BEVEL_FAINT = 5  # grey levels: the least a bevel's faint side differs from what
 SOLID_CONTRAST = 100  # an unmarked "toggle" this far from its surroundings is a solid blob
 SAME_FACE = 4  # grey levels within which a control's face is the colour round it
 SHAPE_CONTRAST = 12  # grey levels (any channel) from the surroundings that are a toggle's shape
+LONE_ICON = 0.95  # the namer's confidence above which an icon needs no others beside it
 ICON_BLOB = (12, 56)  # side range of an unframed icon's ink, in pixels (48 px at 200 %)
 ICON_MARGIN = 4  # px added round an unframed icon's ink: the flat button it is drawn on
 ICON_NARROW = 8  # an icon's ink may be this narrow (an arrow) when its other side is in range
@@ -677,13 +678,14 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     icons: dict[Box, Widget] = {}
     unnamed = []
     for box in blobs:
-        if not any(
+        lone = not any(
             other is not box and (_in_row(box, other) or _in_column(box, other))
             for other in neighbours
-        ):
-            continue
+        )
         crop = frame.pixels[box.y - 2 : box.bottom + 2, box.x - 2 : box.right + 2]
         named = namer.name(crop)
+        if lone and (named is None or named[1] < LONE_ICON or named[0] in ROUND_ICONS):
+            continue  # alone, only a picture the namer is sure of, no letter's look-alike
         if named is not None and named[0] != "check":
             icons[box] = Widget(box, "icon", round(0.5 * named[1], 3), name=named[0])
         else:
@@ -814,8 +816,8 @@ def _isolated(edges: np.ndarray, box: Box, label_right: bool = False) -> bool:
     ].copy()
     # A straight line running right past (a list's header rule, a table's grid) is no
     # neighbour: the first check box of a list sits just below its header.
-    ring[ring.all(axis=1)] = 0
-    ring[:, ring.all(axis=0)] = 0
+    ring[ring.mean(axis=1) >= 0.9] = 0  # (a rule may stop a pixel short of the ring's end)
+    ring[:, ring.mean(axis=0) >= 0.9] = 0
     ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
     if label_right:
         ring[:, -clear - 1 :] = 0

@@ -316,3 +316,12 @@ def test_the_one_slider_is_the_slider_and_its_number_is_read_past_its_knob():
                                           state=frozenset({"slider"}))))  # fmt: skip
     assert _unseen_slider(two, "slider") is None  # which one is not said
     assert _number("□6") == 6 and _number("-9") == -9 and _number("Submit") is None
+
+
+def test_a_date_is_typed_in_the_order_the_field_shows_however_ocr_spaced_it():
+    from clickwright.agent.setting import _formatted
+
+    for shown in ("mm/dd/yyyy", "mm/ dd/yyyy o", "dd.mm.yyyy"):
+        field = el(0, "input", shown, (7, 62, 125, 24))
+        typed = _formatted("05/20/2010", field)
+        assert typed == ("20.05.2010" if shown.startswith("dd") else "05/20/2010"), shown

@@ -262,3 +262,18 @@ def test_the_task_shown_on_the_page_holds_none_of_its_words():
     assert shows_words(page, "malesuada", echo_of=task).id == 5
     assert tab_row(page) == []  # buttons are tabs only when the task says there are tabs
     assert [t.text for t in tab_row(page, said=True)] == ["Tab #1", "Tab #2", "Tab #3"]
+
+
+def test_text_for_a_label_with_no_box_goes_in_the_blank_after_it():
+    from clickwright.agent.actor import _blank_after
+
+    form = screen(
+        el(0, "text", "to:", (0, 74, 20, 17)),
+        el(1, "text", "subject: Ridiculus eget.", (1, 94, 111, 15)),
+        el(2, "list_item", "Episodes done: 0", (165, 70, 160, 26)),  # another column
+    )
+    point, box = _blank_after(form, form.elements[0])
+    assert 20 < point[0] < 165 and box.y == 74
+    assert _blank_after(form, form.elements[1]) is not None  # space after it too
+    tight = screen(el(0, "text", "Name", (0, 10, 40, 16)), el(1, "text", "Kim", (46, 10, 30, 16)))
+    assert _blank_after(tight, tight.elements[0]) is None  # something follows it closely

@@ -990,3 +990,30 @@ def test_values_that_name_nothing_in_view_are_looked_for_further_down_a_page():
     assert (down.verb, down.direction, again.where) == ("scroll", "down", "1")
     with pytest.raises((StepFailed, TaskError)):  # a sentence giving no value is not chased
         settle(interpret("just a quick note")[0], topics, Memory())
+
+
+def test_a_sum_or_an_equation_on_the_screen_is_solved_and_its_answer_typed():
+    from clickwright.agent.settle import solved
+
+    assert solved(screen(el(0, "text", "0 +0=", (2, 63, 103, 30)))) == "0"
+    assert solved(screen(el(0, "text", "12 × 3 = ?", (2, 63, 103, 30)))) == "36"
+    assert solved(screen(el(0, "text", "0 +x=8", (17, 53, 126, 29)))) == "8"
+    assert solved(screen(el(0, "text", "3x - 2 = 7", (17, 53, 126, 29)))) == "3"
+    assert solved(screen(el(0, "text", "9**9**9 =", (17, 53, 126, 29)))) is None  # no powers
+    assert solved(screen(el(0, "text", "Total: 40", (17, 53, 126, 29)))) is None
+    steps = interpret("Solve for x and type your answer into the textbox. Press Submit.")
+    assert [(s.verb, s.target) for s in steps][:1] == [("find", "answer to x")]
+    assert steps[1].source == "answer to x"  # "your answer": what the step before found
+
+
+def test_forward_and_reply_are_read_as_the_steps_a_mail_client_takes():
+    forward = interpret("Find the email by Audrey and forward that email to Orel.")
+    assert [(s.verb, s.target, s.text) for s in forward] == [
+        ("find", "email by Audrey", None),
+        ("click", "Forward", None),
+        ("type", "To", "Orel"),
+        ("click", "Send", None),
+    ]
+    reply = interpret('Find the email by Ann and reply to them with the text "See you."')
+    assert [s.verb for s in reply] == ["find", "click", "type", "click"]
+    assert reply[2].text == "See you."
