@@ -57,6 +57,8 @@ SELECTION_FILL = 0.5  # share of a selection block that is its fill (the rest it
 
 _SQUARE = np.ones((3, 3), np.uint8)
 _CORNER = np.ones((2, 2), np.uint8)
+_RULE_ACROSS = np.ones((1, 2 * ICON_BLOB[1]), np.uint8)  # longer than any icon is wide
+_RULE_DOWN = _RULE_ACROSS.T
 _CONTROLS = ("button", "input", "combo")
 FIELDS = ("input", "combo")  # controls that show a value one can select
 _CHECKED = frozenset({"checked"})
@@ -632,8 +634,12 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     digit is not taken for an icon; fusion later drops any that OCR read as part of a word.
     """
     low, high = ICON_BLOB
-    # Strokes joined across small gaps, at half resolution (a quarter of the pixels to label).
-    grown = cv2.dilate(frame.edges, _SQUARE)[::2, ::2]
+    # Strokes joined across small gaps, at half resolution (a quarter of the pixels to label),
+    # less the rules and outlines near them (a card's edge under its row of icons).
+    rules = cv2.morphologyEx(frame.edges, cv2.MORPH_OPEN, _RULE_ACROSS) | cv2.morphologyEx(
+        frame.edges, cv2.MORPH_OPEN, _RULE_DOWN
+    )
+    grown = cv2.dilate(frame.edges & ~rules, _SQUARE)[::2, ::2]
     _, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
     x, y, w, h, _ = stats.T
     candidates = np.flatnonzero(
@@ -650,7 +656,8 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
     for widget in found:
         # A bar (a toolbar seen as one wide button, a search field) holds icons of its own.
         bar = widget.box.w > BAR_RATIO * widget.box.h
-        if widget.kind not in ("container", "list_item") and not bar:  # cells hold icons
+        card = widget.kind == "input" and widget.box.h > CARD_HEIGHT  # a post's icons
+        if widget.kind not in ("container", "list_item") and not bar and not card:
             taken[widget.box.y : widget.box.bottom, widget.box.x : widget.box.right] = True
     blobs = []
     for label in candidates:
