@@ -158,6 +158,7 @@ class Lexicon:
         self.value_of = _phrases(data["value_of"])
         self.solving = _phrases(data["solving"])
         self.clause_starts = tuple(data["clause_starts"])
+        self.owned_things = frozenset(data["owned_things"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()

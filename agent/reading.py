@@ -200,6 +200,16 @@ def split_scope(clause: str) -> tuple[str, str | None]:
         comma = next((i for i, t in enumerate(toks) if t.word == ","), None)
         if comma is not None and 1 < comma < len(toks) - 1:
             return clause[toks[comma + 1].start :], words_text(clause, toks, 1, comma) or None
+    for i in range(2, len(toks) - 3):  # "… on the post by @ana": in the post showing @ana
+        thing, by = toks[i + 1 : i + 3] if toks[i].word in lex.determiners else toks[i : i + 2]
+        if (
+            toks[i - 1].word in ("on", "in", "for", "of", "under")
+            and not toks[i - 1].quoted
+            and thing.word.removesuffix("s") in lex.owned_things
+            and by.word in ("by", "from", "of", "for")
+            and by.end < len(clause)
+        ):
+            return clause[: toks[i - 2].end], clause[by.end :].strip()
     places = set().union(*(v for k, v in lex.places.items() if k != "list"))
     for i in range(len(toks) - 2, 1, -1):
         if toks[i].word in ("in", "on", "inside", "within", "under"):

@@ -500,3 +500,12 @@ def test_a_copy_from_a_field_goes_through_the_clipboard_and_a_paste_after_it_too
     assert steps[0].clause == "Copy the text from the 2nd text area below"
     found = interpret("find the order number, paste it into Reference")  # no copy: a read value
     assert [s.verb for s in found] == ["find", "type"] and found[1].source == "it"
+
+
+def test_a_step_on_the_post_by_someone_acts_in_that_post():
+    said = [(s.verb, s.target, s.kind, s.scope) for s in interpret(
+        'Click the "Retweet" button on the post by @lacus'
+    )]  # fmt: skip
+    assert said == [("click", "Retweet", "button", "@lacus")]
+    assert interpret("click Like on the comment from Ann")[0].scope == "Ann"
+    assert interpret("delete the email from Bob")[0].scope is None  # the email is the target
