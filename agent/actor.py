@@ -99,6 +99,17 @@ def _at_one_of(box: Box, offset: int, places: list[tuple[int, int]]) -> bool:
     return any(abs(box.x - x) <= 8 and abs(box.y + offset - y) <= 8 for x, y in places)
 
 
+NEXT_ARROWS = (">", "›", "»", ">>", "→")
+"""A pager's arrow to the next page, as the parser reads it."""
+
+
+def _pager_arrow(screen: Screen, label: str | None = None) -> Element | None:
+    """The last control showing a next-page arrow (`label`, else any of them)."""
+    arrows = [e for e in screen.elements if e.interactive
+              and e.text.strip() in ((label,) if label else NEXT_ARROWS)]  # fmt: skip
+    return arrows[-1] if arrows else None
+
+
 BLANK = 3
 """Line heights of empty space after a label that are a field drawn with no box."""
 
@@ -1094,6 +1105,8 @@ class OfflineActor:
         button is gone or pressing it changes nothing (the last page)."""
         for _ in range(MAX_REVEALS):
             button = self._best(label, "button")
+            if button is None and (arrow := _pager_arrow(self.screen, label)) is not None:
+                button = Candidate(arrow, 100.0, "the pager's arrow")
             if button is None:
                 return False
             before = self.screen
@@ -1110,6 +1123,8 @@ class OfflineActor:
         pager = next((label for label in lexicon().intents["next"].labels
                       if (b := self._best(label, "button")) is not None
                       and text_similarity(label, b.element.text) >= SHOWN_WELL), None)  # fmt: skip
+        if pager is None and (arrow := _pager_arrow(self.screen)) is not None:
+            pager = arrow.text.strip()  # a pager's bare arrow ("1 2 >"), no words to rank
         return pager is not None and self._press_until(step, description, shown, pager)
 
     def _open_tabs(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:

@@ -12,6 +12,8 @@ them (a table's header has one).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -68,7 +70,7 @@ def mark_links(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
         x, y, w, h = element.box
         if element.kind != "text" or not element.text:
             marked.append(element)
-        elif is_link(pixels[y : y + h, x : x + w]):
+        elif is_link(pixels[y : y + h, x : x + w]) or _PAGER.fullmatch(element.text.strip()):
             marked.extend(_pager(replace(element, kind="link", interactive=True)))
         else:
             marked.extend(_split_at_underlines(element, underlines(pixels, element.box)))
@@ -76,15 +78,19 @@ def mark_links(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
 
 
 PAGER_ARROWS = "<>≤≥«»‹›"  # how OCR reads a pager's arrows
+_PAGER = re.compile(rf"[{PAGER_ARROWS}]?\s?\d{{1,2}}(?:\s?\d)*\s?[{PAGER_ARROWS}]")
+"""Page numbers and an arrow after them, in plain text: "1 >" with the page shown now in black
+and its arrow a link."""
 
 
 def _pager(link: Element) -> list[Element]:
     """A pager read as one word ("123≥" for the links 1 2 3 >, drawn close together): one
-    link per page number and arrow, placed along the word."""
+    link per page number and arrow, placed along the word (one page and an arrow will do)."""
     text = link.text.replace(" ", "")
     digits = text.strip(PAGER_ARROWS)
     pages = [int(d) for d in digits] if digits.isdigit() else []
-    if len(pages) < 2 or pages != list(range(pages[0], pages[0] + len(pages))):
+    arrows = len(text) > len(digits)
+    if len(pages) < 2 - arrows or pages != list(range(pages[0], pages[0] + len(pages))):
         return [link]
     if any(c not in PAGER_ARROWS for c in text.replace(digits, "", 1)):
         return [link]

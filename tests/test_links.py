@@ -56,3 +56,16 @@ def test_a_pager_read_as_one_word_is_a_link_per_page(read, links):
     assert [m.text for m in marked] == links
     assert all(m.kind == "link" for m in marked)
     assert [m.box.x for m in marked] == sorted({m.box.x for m in marked})
+
+
+def test_a_pager_of_one_page_and_its_arrow_read_as_one_word_is_a_link_each():
+    from clickwright.parsers.links import _PAGER, _pager
+    from clickwright.types import Box, Element
+
+    read = Element(0, Box(39, 181, 32, 23), "text", "1≥")
+    assert _PAGER.fullmatch(read.text)
+    assert [(e.text, e.box.x) for e in _pager(read)] == [("1", 39), (">", 55)]
+    assert not _PAGER.fullmatch("Chapter 3")
+    assert _pager(Element(0, Box(0, 0, 40, 20), "link", "2026")) == [
+        Element(0, Box(0, 0, 40, 20), "link", "2026")
+    ]  # a year is no pager
