@@ -90,3 +90,30 @@ def months_in(text: str) -> set[int]:
         if 1 <= number <= 12:
             found.add(number)
     return found
+
+
+NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+_TIME = r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s*m?\.?)?"
+
+
+def time_of_day(text: str, bare: bool = False) -> tuple[int, int] | None:
+    """The time of day a text is, as (hour, minute) on 24 hours ("9:05", "8pm", "7:30 PM",
+    "noon"); a bare hour ("12") only when `bare` (a table's "before 12")."""
+    word = text.strip().lower()
+    if word in NAMED_TIMES:
+        return NAMED_TIMES[word]
+    m = re.fullmatch(_TIME, word)
+    if m is None or (not bare and m[2] is None and m[3] is None):
+        return None
+    hour, minute = int(m[1]), int(m[2] or 0)
+    if m[3]:
+        hour = hour % 12 + (12 if m[3] == "p" else 0)
+    return (hour, minute) if hour < 24 and minute < 60 or (hour, minute) == (24, 0) else None
+
+
+def times_in(text: str, bare: bool = False) -> list[tuple[int, int]]:
+    """Every time of day a longer text shows ("Thursday 16:00", "2 pm - 4 pm"); bare hours
+    too when `bare` ("08-12")."""
+    found = (time_of_day(m[0].strip(), bare)
+             for m in re.finditer(rf"(?<![\d:]){_TIME}(?![\d:])", text, re.I))  # fmt: skip
+    return [t for t in found if t is not None]

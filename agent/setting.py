@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from clickwright.a11y import A11yNode
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation, text_near
-from clickwright.agent.dates import month, parse_date
+from clickwright.agent.dates import month, parse_date, time_of_day
 from clickwright.agent.executor import CHANGE
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -513,23 +513,13 @@ def _formatted(value: str, element: Element) -> str:
         if not shown.strip() and re.fullmatch(r"\d{1,4}([/.-])\d{1,2}\1\d{1,4}", value.strip()):
             return value.strip()  # an empty field with no format shown: as the user wrote it
         return date.isoformat()
-    if time := _time(value):
+    if time := time_of_day(value):
         hour, minute = time
         if re.search(r"--\s*:\s*--\s*--", shown) or re.search(r"\b[ap]m\b", shown):
             half = "PM" if hour >= 12 else "AM"
             return f"{(hour - 1) % 12 + 1:02d}{minute:02d}{half}"
         return f"{hour:02d}:{minute:02d}"
     return _digits_for_number_field(value, element)
-
-
-def _time(text: str) -> tuple[int, int] | None:
-    m = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", text, re.I)
-    if not m or (m[2] is None and m[3] is None):
-        return None
-    hour, minute = int(m[1]), int(m[2] or 0)
-    if m[3]:
-        hour = hour % 12 + (12 if m[3].lower() == "p" else 0)
-    return (hour, minute) if hour < 24 and minute < 60 else None
 
 
 def _digits_for_number_field(value: str, element: Element) -> str:

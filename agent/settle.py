@@ -22,7 +22,7 @@ from rapidfuzz import fuzz
 
 from clickwright.agent import reading
 from clickwright.agent.clauses import Step, unquote
-from clickwright.agent.dates import parse_date
+from clickwright.agent.dates import parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -1506,16 +1506,8 @@ def _rows_meeting(screen: Screen, said: list[str]) -> list[float] | None:
 
 def _clock(text: str) -> float | None:
     """A time of day in hours ("9:05": 9.08; "12", "noon": 12; "8pm": 20)."""
-    word = text.strip().lower()
-    if word in ("noon", "midday"):
-        return 12.0
-    if word == "midnight":
-        return 0.0
-    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s?([ap])?\.?m?\.?", word)
-    if m is None or int(m[1]) > 24:
-        return None
-    hour = int(m[1]) % 12 + (12 if m[3] == "p" else 0) if m[3] else int(m[1])
-    return hour + int(m[2] or 0) / 60
+    said = time_of_day(text, bare=True)
+    return said[0] + said[1] / 60 if said is not None else None
 
 
 def _headed(screen: Screen, column: list[tuple[float, Element]], heads: tuple[str, ...]) -> bool:
@@ -2058,11 +2050,8 @@ def _at_part_of_day(screen: Screen, words: str) -> Element | None:
 def _hours_in(text: str) -> float | None:
     """The time of day a text shows: its time ("Thursday 16:00": 16), or the middle of its
     range ("08-12", "8:00–12:00": 10)."""
-    times = re.findall(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)?(?![\d:])", text, re.I)
-    ranged = re.search(r"\d\s?[-–]\s?\d", text)
-    hours = [int(h) % 12 + (12 if ap.lower().startswith("p") else 0) + int(m or 0) / 60
-             if ap else int(h) + int(m or 0) / 60
-             for h, m, ap in times if (m or ap or ranged) and int(h) <= 24]  # fmt: skip
+    ranged = re.search(r"\d\s?[-–]\s?\d", text) is not None
+    hours = [hour + minute / 60 for hour, minute in times_in(text, bare=ranged)]
     if not hours or len(hours) > 2:
         return None
     return sum(hours) / len(hours) if ranged and len(hours) == 2 else hours[0]

@@ -13,7 +13,6 @@ them (a table's header has one).
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 from typing import TYPE_CHECKING
 

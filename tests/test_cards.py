@@ -325,3 +325,17 @@ def test_a_date_is_typed_in_the_order_the_field_shows_however_ocr_spaced_it():
         field = el(0, "input", shown, (7, 62, 125, 24))
         typed = _formatted("05/20/2010", field)
         assert typed == ("20.05.2010" if shown.startswith("dd") else "05/20/2010"), shown
+
+
+@pytest.mark.parametrize(
+    ("said", "time", "bare"),
+    [("9:05", (9, 5), (9, 5)), ("8pm", (20, 0), (20, 0)), ("7:30 PM", (19, 30), (19, 30)),
+     ("8 p.m.", (20, 0), (20, 0)), ("noon", (12, 0), (12, 0)), ("12", None, (12, 0)),
+     ("25:00", None, None), ("10:61", None, None), ("Room 4", None, None)],
+)  # fmt: skip
+def test_one_reader_of_times_of_day(said, time, bare):
+    from clickwright.agent.dates import time_of_day, times_in
+
+    assert time_of_day(said) == time and time_of_day(said, bare=True) == bare
+    assert times_in("Thursday 16:00, room 4") == [(16, 0)]
+    assert times_in("08-12", bare=True) == [(8, 0), (12, 0)] and times_in("08-12") == []
