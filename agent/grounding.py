@@ -164,10 +164,12 @@ def _part(element: Element, description: str) -> Box | None:
     found = fuzz.partial_ratio_alignment(description.lower(), text.lower())
     if found is None or found.score < 80:
         return None
+    start, end = found.dest_start, found.dest_end
+    if (colon := text.find(":", end, end + 2)) >= 0 and text[colon + 1 :].strip():
+        start, end = colon + 1, len(text)  # "Address: 4 Tucker Av": the address, not its label
     box = element.box
-    start = box.x + round(box.w * found.dest_start / len(text))
-    end = box.x + round(box.w * found.dest_end / len(text))
-    return Box(start, box.y, max(1, end - start), box.h)
+    x0, x1 = box.x + round(box.w * start / len(text)), box.x + round(box.w * end / len(text))
+    return Box(x0, box.y, max(1, x1 - x0), box.h)
 
 
 def _drawn_as_link(screen: Screen, part: Box) -> bool:
