@@ -405,10 +405,21 @@ def _row_number(screen: Screen, box: Box) -> Element | None:
     """The number shown right of a slider `box` on its row: the nearest, in the card holding
     the slider when it is in one (the next card's sliders have numbers too)."""
     card = card_round(screen, box)
-    row = [e for e in screen.elements if abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)
-           and e.box.center[0] >= box.right and _number(e.text) is not None
+    row = [past for e in screen.elements if abs(e.box.center[1] - box.center[1]) <= max(box.h, 12)
+           and e.box.right > box.right + 2 and (past := _past(e, box.right)) is not None
+           and _number(past.text) is not None
            and (card is None or card.contains(e.box, slack=2))]  # fmt: skip
     return min(row, key=lambda e: e.box.x) if row else None
+
+
+def _past(element: Element, x: int) -> Element | None:
+    """The part of a text right of `x`: a slider's knob at the track's end and its number read
+    as one word ("05" for the knob and 5) keep only the number's characters."""
+    if element.box.center[0] >= x:
+        return element
+    text = element.text.strip()
+    cut = round(len(text) * (x - element.box.x) / max(1, element.box.w))
+    return replace(element, text=text[cut:]) if 0 < cut < len(text) else None
 
 
 def _unseen_slider(screen: Screen, label: str) -> Box | None:
@@ -432,19 +443,27 @@ def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     if said is None:
         raise StepFailed(f"could not {step.clause!r}: '{value}' is not a number")
     wanted = said[0]
-    y = box.center[1]
+    upright = box.h > box.w  # a vertical slider: the same along its height
+
+    def point(along: int) -> tuple[int, int]:
+        if upright:
+            return box.center[0], max(box.y, min(box.bottom - 1, along))
+        return max(box.x, min(box.right - 1, along)), box.center[1]
+
+    start, length = (box.y, box.h) if upright else (box.x, box.w)
     seen: list[tuple[int, float]] = []
     for share in (0.25, 0.75):
-        x = box.x + round(box.w * share)
-        current = _click_slider(actor, step, (x, y), box)
-        seen.append((x, current))
+        at = start + round(length * share)
+        current = _click_slider(actor, step, point(at), box)
+        seen.append((at, current))
         if current == wanted:
             return
-    (x1, v1), (x2, v2) = seen
+    (a1, v1), (a2, v2) = seen
     if v1 != v2:
-        x = round(x1 + (wanted - v1) * (x2 - x1) / (v2 - v1))
-        current = _click_slider(actor, step, (max(box.x, min(box.right - 1, x)), y), box)
-    keys = ["right", "left"]  # what raises the value first; some sliders turn round
+        current = _click_slider(
+            actor, step, point(round(a1 + (wanted - v1) * (a2 - a1) / (v2 - v1))), box
+        )
+    keys = ["up", "down"] if upright else ["right", "left"]  # what raises it first; some turn round
     for _ in range(MAX_MOVES):
         if abs(wanted - current) < 1e-9:
             return

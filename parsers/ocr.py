@@ -14,6 +14,7 @@ import ctypes.util
 import glob
 import logging
 import os
+import re
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -392,3 +393,36 @@ def ocr_engine(name: str | None = None) -> OcrEngine:
 
 def tesseract_installed() -> bool:
     return ctypes.util.find_library("tesseract") is not None and tessdata_dir() is not None
+
+
+_LEADING_POINT = re.compile(r"[.,·]\d")
+
+
+def with_minus_signs(pixels: np.ndarray, texts: Sequence[TextBox]) -> tuple[TextBox, ...]:
+    """Numbers whose leading point is a minus sign OCR misread ("-96" at 10 px reads ".96"):
+    a dash is a short stroke across the middle of the line, wider than tall; a point is a dot
+    on its baseline."""
+    return tuple(
+        TextBox(t.box, "-" + t.text.lstrip()[1:], t.score)
+        if _LEADING_POINT.match(t.text.lstrip()) and _dash_first(pixels, t)
+        else t
+        for t in texts
+    )
+
+
+def _dash_first(pixels: np.ndarray, text: TextBox) -> bool:
+    x, y, w, h = text.box
+    cell = pixels[y : y + h, x : x + max(2, w // max(1, len(text.text.strip())))]
+    if cell.size == 0:
+        return False
+    gray = cell.astype(np.int16).mean(axis=2)
+    ink = np.abs(gray - np.median(gray[[0, -1]])) > 60
+    columns = np.flatnonzero(ink.any(axis=0))
+    if columns.size == 0:
+        return False
+    gaps = np.flatnonzero(np.diff(columns) > 1)  # the first glyph: up to the first blank column
+    first = columns[: gaps[0] + 1] if gaps.size else columns
+    rows = np.flatnonzero(ink[:, first].any(axis=1))
+    tall, wide = rows[-1] - rows[0] + 1, first[-1] - first[0] + 1
+    middle = (rows[0] + rows[-1]) / 2
+    return wide >= 2 * tall and 0.3 * h <= middle <= 0.75 * h

@@ -32,7 +32,7 @@ from clickwright.parsers.fusion import (
 )
 from clickwright.parsers.icons import name_icon
 from clickwright.parsers.links import mark_links
-from clickwright.parsers.ocr import OcrEngine, ocr_engine
+from clickwright.parsers.ocr import OcrEngine, ocr_engine, with_minus_signs
 from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.rows import find_rows
 from clickwright.parsers.widgets import FIELDS, Widget, detect_widgets, selection_block
@@ -102,7 +102,10 @@ class ScreenParser:
         texts: tuple[TextBox, ...] = ()
         if "ocr" in self.sources:
             texts = _contained(
-                "ocr", lambda: without_stray_glyphs(self._read(pixels, regions)), (), failed
+                "ocr",
+                lambda: without_stray_glyphs(with_minus_signs(pixels, self._read(pixels, regions))),
+                (),
+                failed,
             )
         after_ocr = time.perf_counter()
         widgets: list[Widget] = []

@@ -131,7 +131,11 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     )
     widgets.extend(_outlined_fields(frame, blobs, blob_stats, widgets))
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
-    widgets = _spin_buttons(_join_slider_pieces(widgets)) + _thin_sliders(frame, stats, widgets)
+    widgets = (
+        _spin_buttons(_join_slider_pieces(widgets))
+        + _thin_sliders(frame, stats, widgets)
+        + _upright_sliders(stats, widgets)
+    )
     sliders = _knob_sliders(blobs, blob_stats, widgets)
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
@@ -1113,7 +1117,7 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
         (h >= TRACK_HEIGHT[0])
         & (h <= TRACK_HEIGHT[1])
         & (w >= TRACK_WIDTH)
-        & (w >= 5 * h)
+        & (w >= 4 * h)
         & (area >= 0.8 * w * h)
     )
     sliders = []
@@ -1122,9 +1126,9 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
         middle = y + h / 2
         beside = np.flatnonzero(
             (np.abs(middle - (track.y + track.h / 2)) <= 2)
-            & (h >= track.h + 4)
+            & (h >= track.h + 2)
             & (h <= 4 * track.h + 4)
-            & (w >= 10)
+            & (w >= 8)
             & (
                 (np.abs(x + w - track.x) <= 3)  # the thumb (and filled side) on the left
                 | (np.abs(track.right - x) <= 3)  # or on the right
@@ -1132,7 +1136,47 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
         )
         for other in beside[beside > 0]:
             box = track.union(Box(*(int(v) for v in stats[other][:4])))
+            rest = np.flatnonzero(  # the track's other piece, past a square handle
+                (np.abs(y - track.y) <= 2) & (np.abs(h - track.h) <= 2) & (area >= 0.8 * w * h)
+                & ((np.abs(x - box.right) <= 3) | (np.abs(x + w - box.x) <= 3))
+            )  # fmt: skip
+            for piece in rest[rest > 0]:
+                box = box.union(Box(*(int(v) for v in stats[piece][:4])))
             if not any(f.box.intersection(box) for f in found if f.kind != "container"):
+                sliders.append(Widget(box, "input", 0.5, SLIDER))
+    return _drop_duplicates(sliders)
+
+
+def _upright_sliders(stats: np.ndarray, found: list[Widget]) -> list[Widget]:
+    """Vertical sliders: a thin track standing upright, cut by a square handle wider than it
+    (a web page's jQuery slider), or ending at one: the track's pieces and the handle in one
+    column, as long as a slider is."""
+    x, y, w, h, area = stats.T
+    pieces = np.flatnonzero(
+        (w >= TRACK_HEIGHT[0]) & (w <= TRACK_HEIGHT[1]) & (h >= 4 * w) & (area >= 0.8 * w * h)
+    )
+    controls = [f.box for f in found if f.kind != "container"]
+    sliders = []
+    for index in pieces[pieces > 0]:
+        track = Box(*(int(v) for v in stats[index][:4]))
+        middle = x + w / 2
+        handles = np.flatnonzero(
+            (np.abs(middle - (track.x + track.w / 2)) <= 2)
+            & (w >= track.w + 2)
+            & (w <= 4 * track.w + 4)
+            & (h >= 6)
+            & (h <= 2 * w)
+            & ((np.abs(y + h - track.y) <= 3) | (np.abs(track.bottom - y) <= 3))
+        )
+        for handle in handles[handles > 0]:
+            box = track.union(Box(*(int(v) for v in stats[handle][:4])))
+            rest = np.flatnonzero(  # the track's other piece, past the handle
+                (np.abs(x - track.x) <= 2) & (np.abs(w - track.w) <= 2) & (area >= 0.8 * w * h)
+                & ((np.abs(y - box.bottom) <= 3) | (np.abs(y + h - box.y) <= 3))
+            )  # fmt: skip
+            for other in rest[rest > 0]:
+                box = box.union(Box(*(int(v) for v in stats[other][:4])))
+            if box.h >= SLIDER_LENGTH and not any(c.intersection(box) for c in controls):
                 sliders.append(Widget(box, "input", 0.5, SLIDER))
     return _drop_duplicates(sliders)
 

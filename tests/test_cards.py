@@ -339,3 +339,14 @@ def test_one_reader_of_times_of_day(said, time, bare):
     assert time_of_day(said) == time and time_of_day(said, bare=True) == bare
     assert times_in("Thursday 16:00, room 4") == [(16, 0)]
     assert times_in("08-12", bare=True) == [(8, 0), (12, 0)] and times_in("08-12") == []
+
+
+def test_a_sliders_number_read_with_its_knob_keeps_the_part_past_the_track():
+    from clickwright.agent.setting import _slider_value
+
+    track = el(0, "input", "", (6, 67, 87, 9), state=frozenset({"slider"}))
+    shown = Screen(HOUSE.frame, (track, el(1, "text", "05", (52, 57, 61, 28))))
+    assert _slider_value(shown, track.box) == 5
+    upright = el(0, "input", "", (10, 62, 11, 108), state=frozenset({"slider"}))
+    below = Screen(HOUSE.frame, (upright, el(1, "text", "-96", (24, 159, 20, 15))))
+    assert _slider_value(below, upright.box) == -96

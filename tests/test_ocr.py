@@ -170,3 +170,17 @@ def test_a_line_without_word_boxes_is_cut_at_wide_ink_gaps() -> None:
     assert split_line(gray, one_word) == [one_word]
     gray[17, :] = 120  # a menu bar's bottom edge inside the line's box: still cut
     assert [p.text for p in split_line(gray, line)] == ["Save as", "Cancel"]
+
+
+def test_a_leading_point_that_is_drawn_as_a_dash_is_a_minus_sign():
+    from clickwright.parsers.fusion import TextBox
+    from clickwright.parsers.ocr import with_minus_signs
+    from clickwright.types import Box
+
+    pixels = np.full((16, 60, 3), 255, np.uint8)
+    pixels[8, 1:5] = 0  # a dash across the middle of the line
+    pixels[3:13, 8:10] = 0  # a digit's stroke after it
+    pixels[12:14, 31:33] = 0  # a dot on the baseline
+    pixels[3:13, 36:38] = 0
+    dash, dot = TextBox(Box(0, 0, 20, 16), ".96", 0.9), TextBox(Box(30, 0, 20, 16), ".5", 0.9)
+    assert [t.text for t in with_minus_signs(pixels, [dash, dot])] == ["-96", ".5"]

@@ -511,12 +511,31 @@ NOTES = (
 )
 
 
-def test_web_text_areas_are_fields_holding_their_lines_and_a_list_box_is_a_list(
-    shown, tmp_path: Path
-) -> None:  # noqa: ANN001
+def test_web_text_areas_hold_their_lines_and_a_list_box_is_a_list(shown, tmp_path: Path) -> None:  # noqa: ANN001
     screen = shown(*chromium(tmp_path, NOTES))
     areas = sorted((e for e in screen.elements if e.kind == "input"), key=lambda e: e.box.y)
     assert len(areas) == 2, [e.describe() for e in screen.elements]
     assert "Pack the tent" in areas[0].text and "Short note" in areas[1].text
     items = {e.text for e in screen.elements if e.kind == "list_item"}
     assert {"Apples", "Pears", "Plums"} <= items
+
+
+UPRIGHT = (
+    "<div style='position:absolute;left:40px;top:40px;width:8px;height:120px;"
+    "border:1px solid #c5c5c5;background:#fff;border-radius:3px'>"
+    "<span style='position:absolute;left:-5px;top:30px;width:14px;height:12px;"
+    "border:1px solid #c5c5c5;background:#f6f6f6;border-radius:3px'></span></div>"
+    "<div style='position:absolute;left:60px;top:150px;font-size:11px'>-12</div>"
+    "<div style='position:absolute;left:120px;top:60px;width:100px;height:7px;"
+    "border:1px solid #c5c5c5;border-radius:3px'><span style='position:absolute;left:40px;"
+    "top:-3px;width:12px;height:11px;border:1px solid #c5c5c5;background:#f6f6f6;"
+    "border-radius:3px'></span></div>"
+)
+
+
+def test_square_handled_sliders_standing_or_lying(shown, tmp_path: Path) -> None:  # noqa: ANN001
+    screen = shown(*chromium(tmp_path, UPRIGHT))
+    sliders = sorted((e.box for e in screen.elements if "slider" in e.state), key=lambda b: b.x)
+    assert len(sliders) == 2, [e.describe() for e in screen.elements]
+    assert sliders[0].h > 100 > sliders[0].w  # the upright one, whole past its handle
+    assert sliders[1].w > 90 > sliders[1].h
