@@ -646,6 +646,8 @@ class OfflineActor:
             or field.element.kind == "button"
             and (_labels(self.screen, field.element) or step.kind == "combo" and step.target)
         )  # a page's drop-down drawn as a button ("Move to ▾", once rows are ticked)
+        if named_list and field is not None and field.element.kind == "container":
+            self._scroll_list_to(step, option, field.element.box)  # a list box, open already
         if field is None or (not drop_down and not named_list) or step.keys:
             near = field.element.box if field else None
             self._on_target(step, option, "list_item", click(keys=step.keys), near=near)
@@ -671,6 +673,18 @@ class OfflineActor:
         opened = replace(step, scope=None)  # the open list may hang over other rows
         chosen = click(shows_option)
         self._on_target(opened, option, "list_item", chosen, new_since=closed, near=box)
+
+    def _scroll_list_to(self, step: Step, option: str, box: Box) -> None:
+        """Turn the wheel over a list box until `option` shows in it (or it stops moving)."""
+        for _ in range(MAX_SCROLLS):
+            if any(box.contains(c.element.box, slack=2) for c in self._candidates(
+                    self.screen, option, "list_item") if c.score >= SHOWN_WELL):  # fmt: skip
+                return
+            before = self.screen
+            self.blind(step, Scroll(direction="down", amount=2), box.center, CHANGE,
+                       f"'{option}' is not in view in the list: scrolling it")  # fmt: skip
+            if self.screen.frame.same_as(before.frame):
+                return
 
     def _open_menu(self, step: Step) -> None:
         previous: Screen | None = None

@@ -92,9 +92,22 @@ def of_kind(screen: Screen, kind: str | None, nth: int | None = None) -> list[Ca
         )
         if found:
             break
+        if kind == "combo" and (boxes := list_boxes(screen)):  # "the list": a list box
+            found = boxes
+            break
     if nth is not None:
         found = found[nth - 1 : nth] if nth > 0 else found[-1:]
     return [Candidate(e, 100.0, f"the {nth or 1}. {e.kind} on screen") for e in found]
+
+
+def list_boxes(screen: Screen) -> list[Element]:
+    """Containers holding two or more list rows, in reading order: the list boxes."""
+    rows = [e.box for e in screen.elements if e.kind == "list_item"]
+    return sorted(
+        (e for e in screen.elements if e.kind == "container"
+         and sum(e.box.contains(r, slack=2) for r in rows) >= 2),
+        key=lambda e: (e.box.y // 8, e.box.x),
+    )  # fmt: skip
 
 
 def rank(

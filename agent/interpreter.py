@@ -69,7 +69,11 @@ _KEY_HINT = (
 _KINDS: tuple[tuple[str, ElementKind], ...] = (
     (r"radio(?:\s+button)?|option", "radio"),
     (r"check\s*box|tick\s*box", "checkbox"),
-    (r"combo(?:\s*box)?|drop[\s-]?down(?:\s+(?:list|menu|box))?|list(?:\s*box)?", "combo"),
+    (
+        r"combo(?:\s*box)?|drop[\s-]?down(?:\s+(?:list|menu|box))?"
+        r"|(?:scroll(?:ing|able)?\s+|select\s+)?list(?:\s*box)?",
+        "combo",
+    ),
     (
         r"(?:input\s+)?(?:text\s*)?(?:field|box)|(?:text\s*)?input|text\s*area"
         r"|textarea",

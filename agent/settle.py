@@ -33,6 +33,7 @@ from clickwright.agent.grounding import (
     fields,
     grid_cell,
     grid_column,
+    list_boxes,
     names_row,
     normalize,
     paragraphs,
@@ -1847,7 +1848,10 @@ def _select(step: Step, screen: Screen) -> Settled:
         row = f"{option} from {step.target}"  # its row shows both, or the target alone
         return _pointed(Step("click", step.clause, target=row, soft=True), screen)
     parts = _parts(option)
-    if len(parts) > 1 and not _shown(screen, option) and all(_shown(screen, p) for p in parts):
+    if not all(_shown(screen, p) for p in parts) and list_boxes(screen):
+        parts = [p.strip() for p in option.split(",") if p.strip()]  # some scrolled out of view:
+        # commas part them, an "and" may be inside a name ("Heard Island and McDonald Islands")
+    if len(parts) > 1 and not _shown(screen, option):
         steps = [replace(step, text=p, soft=False, keys=("ctrl",) if i else ())
                  for i, p in enumerate(parts)]  # fmt: skip
         return Settled(steps, "one option each")

@@ -1017,3 +1017,19 @@ def test_forward_and_reply_are_read_as_the_steps_a_mail_client_takes():
     reply = interpret('Find the email by Ann and reply to them with the text "See you."')
     assert [s.verb for s in reply] == ["find", "click", "type", "click"]
     assert reply[2].text == "See you."
+
+
+def test_options_of_a_list_box_that_scrolls_are_picked_one_by_one():
+    from clickwright.agent.grounding import list_boxes, of_kind
+
+    page = screen(
+        el(0, "list_item", "Last reward: -", (165, 4, 160, 26)),  # a panel's row, no list box
+        el(1, "container", "", (5, 60, 120, 60)),
+        el(2, "list_item", "Aurora", (5, 60, 120, 18)),
+        el(3, "list_item", "Bryn", (5, 78, 120, 18)),
+        el(4, "list_item", "Catherine", (5, 96, 120, 18)),
+    )
+    assert [e.id for e in list_boxes(page)] == [1]
+    assert of_kind(page, "combo")[0].element.id == 1  # "the list" is the list box
+    steps = read("Select Corrine, Catherine from the scroll list", page)
+    assert steps == [("select", "", "Corrine"), ("select", "", "Catherine", {"keys": ("ctrl",)})]
