@@ -276,7 +276,9 @@ def _pointed(verb: Verb) -> Rule:
 
     def build(m: _Match) -> list[Step]:
         names = split_at(m["target"], re.finditer(r"\s*,\s*(?:and\s+)?", mask(m["target"])))
-        if len(names) > 1 and verb in ("click", "check", "uncheck"):  # "select A, B and C"
+        said = words_of(m["target"])
+        alike = any(lexicon().longest(lexicon().similar_to, said, i) for i in range(len(said)))
+        if len(names) > 1 and verb in ("click", "check", "uncheck") and not alike:  # "A, B and C"
             last = re.split(r"\s+and\s+", names.pop(), maxsplit=1)
             return [s for n in [*names, *last] for s in _steps(f"{verb} {n.strip()}")]
         named = _target(m["target"], m.clause)

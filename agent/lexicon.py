@@ -157,6 +157,7 @@ class Lexicon:
         self.value_nouns = frozenset(data["value_nouns"])
         self.value_of = _phrases(data["value_of"])
         self.solving = _phrases(data["solving"])
+        self.similar_to = _phrases(data["similar_to"])
         self.clause_starts = tuple(data["clause_starts"])
         self.owned_things = frozenset(data["owned_things"])
         self.text_parts = tuple(data["text_parts"])

@@ -1920,6 +1920,36 @@ def _addressed(words: str) -> str:
     return re.sub(r"[\w']+", lambda m: _ADDRESSED.get(m[0].lower(), m[0]), words)
 
 
+def _alike_in_meaning(step: Step, screen: Screen) -> Settled | None:
+    """ "Select words similar to mild, delicious": for each word, the check box (or option)
+    whose label is closest to it in meaning, by sentence embeddings."""
+    said = (step.target or "").split()
+    lex = lexicon()
+    at = next((i for i in range(len(said)) if lex.longest(lex.similar_to, words_of(
+        " ".join(said[i:])), 0)), None)  # fmt: skip
+    if at is None or at > 2:
+        return None
+    rest = " ".join(said[at:])
+    words = _parts(" ".join(rest.split()[lex.longest(lex.similar_to, words_of(rest), 0) :]))
+    options = [e for e in screen.elements if e.kind in (*TOGGLE_KINDS, "list_item", "button")
+               and (e.text or e.name).strip() and len((e.text or e.name).split()) <= 3]  # fmt: skip
+    labels = [(e.text or e.name).strip() for e in options]
+    picked: list[str] = []
+    for word in words:
+        scores = similarities(word, labels) if labels else None
+        if scores is None:
+            raise StepFailed(
+                f"could not {step.clause!r}: choosing by meaning needs the models extra",
+                "pip install 'clickwright[models]', or name the options",
+            )
+        order = [labels[i] for i in np.argsort(-scores) if labels[i] not in picked]
+        if order:
+            picked.append(order[0])
+    verb = "check" if any(e.kind in TOGGLE_KINDS for e in options) else "click"
+    steps = [Step(verb, step.clause, target=p) for p in picked]
+    return Settled(steps, "closest in meaning: " + ", ".join(picked))
+
+
 def _pointed(step: Step, screen: Screen) -> Settled:
     """A click or tick whose target the screen does not show as named: a list ("Milk and
     Butter"), a row by what it shows ("the order that is still pending"), part of the words
@@ -1933,6 +1963,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
         return switched  # "debug = true" in a text: no box to tick
     if toggles and step.every and lexicon().exceptions.search(target):
         return _same(step, "every one but those named after 'except'")
+    if (alike := _alike_in_meaning(step, screen)) is not None:
+        return alike
     if not target or (_toggle_named(screen, target) if toggles else _shown(screen, target)):
         return _labelled_verb(step, screen) or _same(step)
     if toggles and _labelled_box(screen, target):

@@ -57,3 +57,18 @@ def test_vectors_are_kept_between_runs_and_a_broken_store_is_only_a_miss(
     embeddings._store.cache_clear()
     assert np.allclose(embeddings.vectors(["Discard"]), first[1:])  # computed again
     embeddings._store.cache_clear()
+
+
+def test_options_similar_in_meaning_are_ticked_one_per_word(model) -> None:  # noqa: ANN001
+    from clickwright.agent.interpreter import interpret
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import settle
+    from clickwright.types import Box, Element, Frame, Screen
+
+    labels = ["stop", "archaic", "quiet", "delectable", "fire", "sinful"]
+    boxes = [Element(i, Box(4, 50 + 20 * i, 60, 18), "checkbox", t, interactive=True)
+             for i, t in enumerate(labels)]  # fmt: skip
+    shown = Screen(Frame(np.full((200, 200, 3), 255, np.uint8)), tuple(boxes))
+    step = interpret("Select words similar to mild, delicious and click Submit.")[0]
+    picked = settle(step, shown, Memory()).steps
+    assert [(s.verb, s.target) for s in picked] == [("check", "quiet"), ("check", "delectable")]
