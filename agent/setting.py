@@ -76,6 +76,10 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
     if parse_date(value) is not None and _calendar(actor.screen) and not _named(actor, step):
         return pick_date(actor, step, value)
     field = _field(actor, step)
+    if field is None and (tracks := _sliders_for(actor.screen, step.target, value)):
+        for track, number in tracks:  # "set the sliders to 11, 19 and 5": each in turn
+            move_slider(actor, step, track, number)
+        return None
     if field is None:
         if (slider := _unseen_slider(actor.screen, step.target)) is not None:
             if step.where in ("up", "down"):
@@ -435,6 +439,18 @@ def _unseen_slider(screen: Screen, label: str) -> Box | None:
     return tracks[0] if len(tracks) == 1 else None
 
 
+def _sliders_for(screen: Screen, target: str, value: str) -> list[tuple[Box, str]]:
+    """ "the sliders" and as many numbers as the screen has sliders: each slider, left to
+    right (top to bottom), with its number."""
+    noun = without_article(target).lower()
+    if not noun.endswith("s") or noun[:-1] not in SLIDER_NOUNS:
+        return []
+    numbers = re.findall(r"-?\d+(?:\.\d+)?", value)
+    tracks = sorted((e.box for e in screen.elements if "slider" in e.state),
+                    key=lambda b: (b.y // 8, b.x))  # fmt: skip
+    return list(zip(tracks, numbers, strict=True)) if len(tracks) == len(numbers) > 1 else []
+
+
 def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     """As a person drags a slider while watching its number: click two points of its track
     and read the value each time, click where the value falls between them, then press the
@@ -502,7 +518,10 @@ def _slider_value(screen: Screen, box: Box) -> float | None:
         and box.x <= e.box.center[0] <= box.right
         and 0 <= box.y - e.box.bottom < 30
     ]
-    end = over[0] if over else _row_number(screen, box)
+    under = [e for e in screen.elements if _number(e.text) is not None and box.h < box.w
+             and 0 <= e.box.y - box.bottom < max(20, 2 * box.h)
+             and box.x - 10 <= e.box.x <= box.x + box.w // 4]  # fmt: skip  # "5" under its start
+    end = over[0] if over else _row_number(screen, box) or (under[0] if under else None)
     return _number(end.text) if end is not None else None
 
 

@@ -350,3 +350,14 @@ def test_a_sliders_number_read_with_its_knob_keeps_the_part_past_the_track():
     upright = el(0, "input", "", (10, 62, 11, 108), state=frozenset({"slider"}))
     below = Screen(HOUSE.frame, (upright, el(1, "text", "-96", (24, 159, 20, 15))))
     assert _slider_value(below, upright.box) == -96
+
+
+def test_the_sliders_get_the_numbers_in_reading_order():
+    from clickwright.agent.setting import _sliders_for
+
+    tracks = [el(i, "input", "", (7, 60 + 21 * i, 142, 11), state=frozenset({"slider"}))
+              for i in range(3)]  # fmt: skip
+    shown = Screen(HOUSE.frame, tuple(tracks))
+    assert [n for _, n in _sliders_for(shown, "the sliders", "[11,19,5]")] == ["11", "19", "5"]
+    assert _sliders_for(shown, "the sliders", "[11,19]") == []  # not one number each
+    assert _sliders_for(shown, "the slider", "[11,19,5]") == []
