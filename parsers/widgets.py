@@ -133,8 +133,8 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = _join_combo_buttons(_drop_duplicates(widgets))
     widgets = (
         _spin_buttons(_join_slider_pieces(widgets))
-        + _thin_sliders(frame, stats, widgets)
-        + _upright_sliders(stats, widgets)
+        + _thin_sliders(stats, widgets)
+        + _thin_sliders(stats, widgets, upright=True)
     )
     sliders = _knob_sliders(blobs, blob_stats, widgets)
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
@@ -1108,10 +1108,14 @@ TRACK_HEIGHT = (3, 10)  # px: the inside of a slider's thin track (a range input
 TRACK_WIDTH = 30  # px: the shortest plain piece of track beside a thumb
 
 
-def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list[Widget]:
-    """Range sliders drawn as a thin flat track with a round thumb taller than the track
+def _thin_sliders(stats: np.ndarray, found: list[Widget], upright: bool = False) -> list[Widget]:
+    """Range sliders drawn as a thin flat track with a thumb or handle taller than the track
     against it (Chromium's: the filled side and the thumb share a colour, so they are one
-    region, the plain side another)."""
+    region, the plain side another; a jQuery slider's square handle cuts its track in two).
+    `upright`: vertical ones, found the same way with the axes swapped."""
+    if upright:
+        stats = stats[:, [1, 0, 3, 2, 4]]
+        found = [replace(f, box=_swapped(f.box)) for f in found]
     x, y, w, h, area = stats.T
     thin = np.flatnonzero(
         (h >= TRACK_HEIGHT[0])
@@ -1143,42 +1147,13 @@ def _thin_sliders(frame: _Frame, stats: np.ndarray, found: list[Widget]) -> list
             for piece in rest[rest > 0]:
                 box = box.union(Box(*(int(v) for v in stats[piece][:4])))
             if not any(f.box.intersection(box) for f in found if f.kind != "container"):
-                sliders.append(Widget(box, "input", 0.5, SLIDER))
+                sliders.append(Widget(_swapped(box) if upright else box, "input", 0.5, SLIDER))
     return _drop_duplicates(sliders)
 
 
-def _upright_sliders(stats: np.ndarray, found: list[Widget]) -> list[Widget]:
-    """Vertical sliders: a thin track standing upright, cut by a square handle wider than it
-    (a web page's jQuery slider), or ending at one: the track's pieces and the handle in one
-    column, as long as a slider is."""
-    x, y, w, h, area = stats.T
-    pieces = np.flatnonzero(
-        (w >= TRACK_HEIGHT[0]) & (w <= TRACK_HEIGHT[1]) & (h >= 4 * w) & (area >= 0.8 * w * h)
-    )
-    controls = [f.box for f in found if f.kind != "container"]
-    sliders = []
-    for index in pieces[pieces > 0]:
-        track = Box(*(int(v) for v in stats[index][:4]))
-        middle = x + w / 2
-        handles = np.flatnonzero(
-            (np.abs(middle - (track.x + track.w / 2)) <= 2)
-            & (w >= track.w + 2)
-            & (w <= 4 * track.w + 4)
-            & (h >= 6)
-            & (h <= 2 * w)
-            & ((np.abs(y + h - track.y) <= 3) | (np.abs(track.bottom - y) <= 3))
-        )
-        for handle in handles[handles > 0]:
-            box = track.union(Box(*(int(v) for v in stats[handle][:4])))
-            rest = np.flatnonzero(  # the track's other piece, past the handle
-                (np.abs(x - track.x) <= 2) & (np.abs(w - track.w) <= 2) & (area >= 0.8 * w * h)
-                & ((np.abs(y - box.bottom) <= 3) | (np.abs(y + h - box.y) <= 3))
-            )  # fmt: skip
-            for other in rest[rest > 0]:
-                box = box.union(Box(*(int(v) for v in stats[other][:4])))
-            if box.h >= SLIDER_LENGTH and not any(c.intersection(box) for c in controls):
-                sliders.append(Widget(box, "input", 0.5, SLIDER))
-    return _drop_duplicates(sliders)
+def _swapped(box: Box) -> Box:
+    """The box with its axes swapped (x for y, width for height)."""
+    return Box(box.y, box.x, box.h, box.w)
 
 
 SLIDER_LENGTH = 60  # px: the shortest slider seen whole in the edges
