@@ -12,6 +12,7 @@ shipping") are read from the screen or from what an earlier step read.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import re
 from collections.abc import Sequence
@@ -2266,9 +2267,10 @@ def _evaluated(expression: str, x: float = 0.0) -> float | None:
     is anything else or divides by nought."""
     expression = re.sub(r"(\d)x", r"\1*x", expression).replace("x", f"({x})")
     try:
-        return _worked_out(ast.parse(expression, mode="eval").body)
-    except (SyntaxError, ZeroDivisionError, ValueError):
-        return None
+        value = _worked_out(ast.parse(expression, mode="eval").body)
+    except (SyntaxError, ZeroDivisionError, ValueError, OverflowError, RecursionError):
+        return None  # not a sum, or none a float holds
+    return value if math.isfinite(value) else None
 
 
 _SIGNS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,

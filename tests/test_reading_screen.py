@@ -1033,3 +1033,10 @@ def test_options_of_a_list_box_that_scrolls_are_picked_one_by_one():
     assert of_kind(page, "combo")[0].element.id == 1  # "the list" is the list box
     steps = read("Select Corrine, Catherine from the scroll list", page)
     assert steps == [("select", "", "Corrine"), ("select", "", "Catherine", {"keys": ("ctrl",)})]
+
+
+def test_a_sum_no_float_holds_is_no_answer():
+    from clickwright.agent.settle import _evaluated
+
+    assert _evaluated("9" * 400 + "*2") is None and _evaluated("(" * 300 + "1" + ")" * 300) is None
+    assert _evaluated("1e308*10") is None
