@@ -434,9 +434,16 @@ def _unseen_slider(screen: Screen, label: str) -> Box | None:
         return sliders[0].element.box
     if without_article(label).lower() not in SLIDER_NOUNS:
         return None
-    tracks = [e.box for e in screen.elements if "slider" in e.state]
-    tracks += [f.element.box for f in unseen_sliders(screen)]
+    tracks = _tracks(screen)
     return tracks[0] if len(tracks) == 1 else None
+
+
+def _tracks(screen: Screen) -> list[Box]:
+    """Every slider's track on the screen, in reading order: those the parser drew, then
+    those it drew no box for."""
+    drawn = sorted((e.box for e in screen.elements if "slider" in e.state),
+                   key=lambda b: (b.y // 8, b.x))  # fmt: skip
+    return drawn + [f.element.box for f in unseen_sliders(screen)]
 
 
 def _sliders_for(screen: Screen, target: str, value: str) -> list[tuple[Box, str]]:
@@ -446,8 +453,7 @@ def _sliders_for(screen: Screen, target: str, value: str) -> list[tuple[Box, str
     if not noun.endswith("s") or noun[:-1] not in SLIDER_NOUNS:
         return []
     numbers = re.findall(r"-?\d+(?:\.\d+)?", value)
-    tracks = sorted((e.box for e in screen.elements if "slider" in e.state),
-                    key=lambda b: (b.y // 8, b.x))  # fmt: skip
+    tracks = _tracks(screen)
     return list(zip(tracks, numbers, strict=True)) if len(tracks) == len(numbers) > 1 else []
 
 
