@@ -38,7 +38,10 @@ and split by a rule fixed before any task was written (`split_set4`): per progra
 sha256("clickwright-set4/<page>") order, each with its tasks). The engineers tuning the agent
 read only tasks_dev4. Set 5 (benchmarks/tasks_dev5/ and benchmarks/tasks_heldout4/) was made
 the same way and split by the same rule with the salt "clickwright-set5/" (`split_set5`, both
-built on `split_set`), its held-out half "heldout4"; the engineers read only tasks_dev5.
+built on `split_set`), its held-out half "heldout4"; the engineers read only tasks_dev5. Set 6
+(benchmarks/tasks_dev6/ and benchmarks/tasks_heldout5/: dragging, selecting text, colours) is
+split the same way with the salt "clickwright-set6/" (`split_set6`), its held-out half
+"heldout5"; the engineers read only tasks_dev6.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -97,6 +100,7 @@ CLICKWRIGHT = ROOT / ".venv" / "bin" / "clickwright"
 SALT = "clickwright-issue13/"
 SET4_SALT = "clickwright-set4/"
 SET5_SALT = "clickwright-set5/"
+SET6_SALT = "clickwright-set6/"
 WHOLE_SPLITS = {
     "tasks_heldout2": "heldout2",
     "tasks_dev2": "dev",
@@ -105,10 +109,12 @@ WHOLE_SPLITS = {
     "tasks_heldout3": "heldout3",
     "tasks_dev5": "dev",
     "tasks_heldout4": "heldout4",
+    "tasks_dev6": "dev",
+    "tasks_heldout5": "heldout5",
 }
-"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 4,
-and the second to fifth dev sets."""
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4")
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 5,
+and the second to sixth dev sets."""
+SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -171,6 +177,9 @@ CLASSES = (
     "read-then-use",
     "consent",
     "arithmetic",
+    "drag",
+    "text-selection",
+    "colour",
 )
 CHECK_KINDS = ("stdout", "exit", "file", "ini", "display", "submission", "sheet")
 DISPLAYS = range(70, 90)
@@ -281,6 +290,11 @@ def split_set4(tasks: list[Task]) -> dict[str, str]:
 def split_set5(tasks: list[Task]) -> dict[str, str]:
     """Set 5's fixed rule (`split_set` with the salt "clickwright-set5/"): "heldout4" or "dev"."""
     return split_set(tasks, SET5_SALT, "heldout4")
+
+
+def split_set6(tasks: list[Task]) -> dict[str, str]:
+    """Set 6's fixed rule (`split_set` with the salt "clickwright-set6/"): "heldout5" or "dev"."""
+    return split_set(tasks, SET6_SALT, "heldout5")
 
 
 def problems(tasks: list[Task]) -> list[str]:
