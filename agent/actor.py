@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from clickwright.agent import editing, setting
+from clickwright.agent import editing, placing, setting
 from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.dates import parse_date
@@ -784,22 +784,41 @@ class OfflineActor:
         )
 
     def _drag(self, step: Step) -> None:
-        destination = self._best(step.destination or "", None)
-        if destination is None:
-            raise self._not_found(step.destination or "", step)
-        drop = destination.element
+        """Onto the element named, beside it, to a place in the list, or along a direction."""
+        drop = None
+        if step.destination:
+            found = self._best(step.destination, None)
+            if found is None:
+                raise self._not_found(step.destination, step)
+            drop = found.element
 
-        self._on_target(
-            step,
-            step.target or "",
-            step.kind,
-            lambda c: (
-                Drag(source=_by_id(c), to=Target(id=drop.id)),
-                c.element.box.center,
-                drop.box.center,
-                CHANGE,
-            ),
-        )
+        def end(c: Candidate) -> Point:
+            if step.direction:
+                return placing.along(self.screen, c.element, step.direction, step.amount)
+            if drop is not None and step.where in ("before", "after"):
+                return placing.beside(self.screen, drop, after=step.where == "after")
+            if drop is not None:
+                return drop.box.center
+            point = placing.nth_place(self.screen, c.element, step.nth or 1)
+            if point is None:
+                items, _ = placing.list_around(self.screen, c.element)
+                raise StepFailed(
+                    f"could not {step.clause!r}: '{c.element.text}' is in no list I can see"
+                    if not items
+                    else f"could not {step.clause!r}: '{c.element.text}' is there already"
+                )
+            return point
+
+        def plan(c: Candidate) -> Plan:
+            to = end(c)
+            return Drag(source=_by_id(c), to=Target(point=to)), c.element.box.center, to, CHANGE
+
+        if step.where == "position" and (at := self._best(step.target or "", step.kind)):
+            items, _ = placing.list_around(self.screen, at.element)
+            if items and placing.nth_place(self.screen, at.element, step.nth or 1) is None:
+                self.record_noop(step, f"'{at.element.text}' is in that place already")
+                return
+        self._on_target(step, step.target or "", step.kind, plan)
 
     def _wait_for(self, step: Step) -> None:
         state, wanted = self.state, step.target or ""

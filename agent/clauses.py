@@ -68,8 +68,8 @@ class Step:
     text: str | None = None  # text to type, or the option to choose for select
     keys: tuple[str, ...] = ()  # for press, normalised with normalize_key
     path: tuple[str, ...] = ()  # for open_menu: ("File", "Save As")
-    direction: str | None = None  # for scroll: up/down/left/right
-    amount: int = 3  # scroll clicks
+    direction: str | None = None  # for scroll and drag: up/down/left/right
+    amount: int = 3  # scroll clicks; a drag's pixels along `direction` (0: a default distance)
     destination: str | None = None  # for drag: where to drop
     enter: bool = False  # "... and press Enter" is a separate press step instead
     nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
@@ -80,7 +80,8 @@ class Step:
     # click: "exact" for a label made from the task's words, found only as written; "empty"
     # for a field named by its kind alone that waits for text (an empty one first);
     # set: "up" or "down" when the value is an amount to change it by, "if listed" when a
-    # drop-down is only guessed to hold the value (closed again when it does not)
+    # drop-down is only guessed to hold the value (closed again when it does not); drag:
+    # "position" (the `nth` place of its list), "before" or "after" the `destination`
     scope: str | None = None  # a text the row, card or section acted in contains
     source: str | None = None  # the value is read from the screen: what names it
     soft: bool = field(default=False, compare=False)
@@ -162,6 +163,7 @@ LEADING = re.compile(rf"\s*{_FILLER}", re.I)
 _TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
 _CODED = re.compile(r"(?<!\S)(?=\S*?(?:\d|[^\w\s!.,;?]))(\S*?\w)(!+)(?=[\s,;]|$)")
 _POINTING = re.compile(r"(?:click|tap|hit|push|press)\b", re.I)
+_DRAG, _DROP = re.compile(r"\bdrag\s*$", re.I), re.compile(r"drop\b", re.I)
 
 
 def clauses(task: str) -> list[str]:
@@ -201,6 +203,8 @@ def clauses(task: str) -> list[str]:
             continue  # "X on the first line and Y on the second"
         if not strong and _in_a_name(before, rest):
             continue  # "open the Find and Replace dialog"
+        if not strong and _DRAG.search(before) and _DROP.match(rest):
+            continue  # "drag and drop": one verb
         if s["stop"] == ":" and not STARTS_STEP.match(LEADING.sub("", before, count=1)):
             remarks.add(len(cuts))  # "the meeting moved: replace 10am with 11am" says why
         cuts.append(s)

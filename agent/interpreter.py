@@ -347,9 +347,14 @@ def _scroll(m: _Match) -> list[Step]:
     ]
 
 
-def _drag(m: _Match) -> list[Step]:
-    source, destination = _target(m["target"], m.clause), _target(m["dest"], m.clause)
-    return [Step("drag", m.clause, source.name, source.kind, destination=destination.name or None)]
+def _drag_ends(step: Step) -> Step:
+    """Both ends of a drag named as elements ("the 'Card 1' item": Card 1, a list item); a bare
+    kind stays a word ("the box" is whatever box is there, not a text box)."""
+    source = _target(step.target or "", step.clause)
+    dropped = _target(step.destination, step.clause).name or None if step.destination else None
+    if not source.name:
+        return replace(step, destination=dropped)
+    return replace(step, target=source.name, kind=source.kind, destination=dropped)
 
 
 def _two_fields(m: _Match) -> list[Step]:
@@ -424,7 +429,6 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
             rf"(?:\s+(?:in|on|inside|within|over)\s+{_T})?",
             _scroll,
         ),
-        (r"drag(?:\s+and\s+drop)?\s+(?P<target>.+?)\s+(?:to|onto|into|over)\s+(?P<dest>.+)", _drag),
         (
             r"wait\s+for\s+(?P<target>.+?)(?:\s+to\s+(?:appear|show(?:\s+up)?|be\s+(?:shown|visible)))?",
             _pointed("wait_for"),
@@ -511,7 +515,7 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         into = [replace(s, clause=clause, where=s.where or "empty") for s in into]
         return [*into, Step("press", clause, keys=_PASTED)]
     if (read := reading.parse(clause, after=after)) is not None:
-        return read
+        return [_drag_ends(s) if s.verb == "drag" else s for s in read]
     try:
         return _classic(clause, after)
     except TaskError as refused:

@@ -88,8 +88,8 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
 _PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
-             "until", "find", "copy", "set", "type", "choose", "form", "delete", "intent",
-             "label", "look")  # fmt: skip
+             "until", "find", "copy", "set", "type", "choose", "drag", "form", "delete",
+             "intent", "label", "look")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -295,6 +295,7 @@ def _build(
     quoted span is a value whole, never a part of one (but a form's fields hold values among
     their labels), and a slot holds more than "the"."""
     lex = lexicon()
+    said = c  # a drag's ends keep their kinds ("the 'Card 1' item")
     c = replace(c, slots={k: _quoted_name(toks, a, b) for k, (a, b) in c.slots.items()})
     for name, (a, b) in c.slots.items():
         if b - a > 1 and any(t.quoted for t in toks[a:b]) and name != "fields":
@@ -459,6 +460,8 @@ def _build(
             items[-1] = re.sub(r"\s+(?:to|into|onto|in|at the end of)\s+(?:the|my|this)\s.+$",
                                "", items[-1], flags=re.I)  # fmt: skip  # "… to the shopping list"
             return [Step("lines", clause, text="\n".join(items))]
+        case "drag":
+            return _dragged(clause, toks, said, verb)
         case "delete":
             return [Step("delete", clause, target=slot("what"))]
         case "label":
@@ -466,6 +469,47 @@ def _build(
         case "look":
             return [Step("look", clause, target=slot("what"))]
     return None
+
+
+_TOWARDS = {"left": "left", "leftwards": "left", "right": "right", "rightwards": "right",
+            "up": "up", "upwards": "up", "down": "down", "downwards": "down"}  # fmt: skip
+_ENDS = {"top": 1, "start": 1, "front": 1, "beginning": 1, "bottom": -1, "end": -1, "back": -1}
+_BESIDE = {"above": "before", "before": "before", "ahead": "before", "below": "after",
+           "after": "after", "under": "after", "underneath": "after",
+           "behind": "after"}  # fmt: skip
+_PIXELS = re.compile(r"(\d+)\s*(?:px|pixels?)?", re.I)
+
+
+def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[Step] | None:
+    """Where a drag ends, from the words after what it moves: a place in its list (`nth`,
+    `where` "position"), beside another (`where` "before" or "after" the `destination`), a
+    direction (`amount` pixels, 0 for a default distance), or onto the `destination`."""
+
+    def slot(name: str) -> str:
+        return words_text(clause, toks, *c.slots[name]) if name in c.slots else ""
+
+    what, dest = slot("what"), slot("dest")
+    tail = [t.word for t in toks[c.slots["what"][1] :]]
+    lex = lexicon()
+    if "nth" in c.slots or lex.ordinal(tail[0]) is not None:
+        if (nth := lex.ordinal(slot("nth") or tail[0])) is None:
+            return None
+        return [Step("drag", clause, target=what, where="position", nth=nth)]
+    if end := next((_ENDS[w] for w in tail[:4] if w in _ENDS), None):
+        return [Step("drag", clause, target=what, where="position", nth=end)]
+    if side := next((_BESIDE[w] for w in tail[:2] if w in _BESIDE), None):
+        return [Step("drag", clause, target=what, where=side, destination=dest)]
+    if towards := next((_TOWARDS[w] for w in tail[:3] if w in _TOWARDS), None):
+        pixels = _PIXELS.fullmatch(slot("amount").strip()) if "amount" in c.slots else None
+        if "amount" in c.slots and pixels is None:
+            return None  # "move the volume up by 10%": a setting
+        amount = int(pixels[1]) if pixels else 0
+        return [Step("drag", clause, target=what, direction=towards, amount=amount)]
+    if verb.lower() in ("put", "place"):
+        return None  # "put 7 in B3": a value's place, the typing verbs'
+    if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
+        return [Step("set", clause, target=what, text=dest)]  # "move the slider to 40"
+    return [Step("drag", clause, target=what, destination=dest)]
 
 
 def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:

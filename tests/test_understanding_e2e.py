@@ -333,3 +333,19 @@ def test_a_stated_value_is_changed_where_it_is_and_a_refused_button_is_not_press
               '--ok-label "Overwrite" --cancel-label "Cancel"')  # fmt: skip
     got = run(world, exists, "don't overwrite it")
     assert got.exit_code == 1, got.said
+
+
+def test_a_list_is_reordered_by_dragging_to_a_place_and_beside_an_item(world):
+    """Chromium at device scale 1, HTML drag and drop driven by the real pointer; the page
+    puts the order in its title, read from the window."""
+    page = ROOT / "tests" / "fixtures" / "shopping_list.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium file://{page}")  # fmt: skip
+    task = "move Bread to the top of the list, then drag Coffee above Eggs and put Milk last"
+    got = run(world, command, task)
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "Bread,Coffee,Eggs,Apples,Milk" in title, (title, got.said)

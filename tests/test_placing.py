@@ -1,0 +1,74 @@
+"""Where a drag ends, on screens built by hand (a real Chromium list is dragged in
+test_understanding_e2e): a place in a list, beside an item, along a direction."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from clickwright.agent.placing import along, beside, list_around, nth_place
+from clickwright.types import Box, Element, Frame, Screen
+
+
+def el(i: int, text: str, box: tuple[int, int, int, int], kind: str = "text") -> Element:
+    return Element(i, Box(*box), kind, text, interactive=kind != "text")
+
+
+FRAME = Frame(np.zeros((500, 800, 3), np.uint8))
+# A shopping list (items 40 px apart, each as wide as its word), a heading above it and a
+# button beside it
+SHOPPING = Screen(
+    FRAME,
+    (
+        el(0, "Shopping list", (40, 20, 160, 24)),
+        *(
+            el(i, word, (44, 40 + 40 * i, 8 * len(word), 16))
+            for i, word in enumerate(("Milk", "Eggs", "Bread", "Apples", "Coffee"), 1)
+        ),  # fmt: skip
+        el(9, "Save", (400, 120, 70, 30), kind="button"),
+    ),
+)
+
+
+def item(screen: Screen, text: str) -> Element:
+    return next(e for e in screen.elements if e.text == text)
+
+
+def test_the_list_is_the_evenly_spaced_run_of_look_alikes_and_not_the_heading():
+    items, axis = list_around(SHOPPING, item(SHOPPING, "Bread"))
+    assert [e.text for e in items] == ["Milk", "Eggs", "Bread", "Apples", "Coffee"]
+    assert axis == 1
+    assert list_around(SHOPPING, item(SHOPPING, "Save")) == ([], 1)
+
+
+def test_a_drop_lands_past_the_middle_on_the_side_the_item_should_go():
+    bread = item(SHOPPING, "Bread")  # third, its middle at y 168
+    assert nth_place(SHOPPING, bread, 1) == (60, 88 - 12)  # into Milk's first half
+    assert nth_place(SHOPPING, bread, -1) == (68, 248 + 12)  # into Coffee's second half
+    assert nth_place(SHOPPING, bread, 3) is None  # there already
+    assert nth_place(SHOPPING, bread, 9) == nth_place(SHOPPING, bread, -1)
+    assert beside(SHOPPING, item(SHOPPING, "Eggs"), after=False) == (60, 128 - 12)
+    assert beside(SHOPPING, item(SHOPPING, "Eggs"), after=True) == (60, 128 + 12)
+
+
+def test_a_row_of_photos_is_a_list_along_x():
+    photos = Screen(FRAME, tuple(el(i, f"IMG_{i}", (50 + 120 * i, 300, 100, 20)) for i in range(4)))
+    first = photos.elements[0]
+    items, axis = list_around(photos, first)
+    assert axis == 0 and len(items) == 4
+    assert nth_place(photos, first, 2) == (220 + 36, 310)
+
+
+def test_a_gap_twice_the_pitch_ends_the_list():
+    parted = Screen(
+        FRAME, tuple(el(i, f"Row {i}", (40, y, 50, 16)) for i, y in enumerate((80, 110, 140, 260)))
+    )
+    items, _ = list_around(parted, parted.elements[0])
+    assert [e.text for e in items] == ["Row 0", "Row 1", "Row 2"]
+
+
+def test_a_direction_moves_a_default_distance_and_stays_on_the_screen():
+    shape = el(0, "", (100, 100, 30, 30), kind="icon")
+    screen = Screen(FRAME, (shape,))
+    assert along(screen, shape, "left", 0) == (115 - 75, 115)  # 2.5 times its size
+    assert along(screen, shape, "right", 40) == (155, 115)
+    assert along(screen, shape, "up", 500) == (115, 1)
