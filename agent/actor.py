@@ -57,6 +57,7 @@ from clickwright.agent.settle import SETTLED, intent_button, read_value, row_wor
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed, TaskError
+from clickwright.parsers.colours import palette
 from clickwright.parsers.fusion import TextBox
 from clickwright.types import (
     Action,
@@ -436,6 +437,9 @@ class OfflineActor:
     # ---- verbs ------------------------------------------------------------------------------
 
     def _click(self, step: Step) -> None:
+        if step.every and step.target and palette().name_in(step.target):
+            self._click_each(step)  # "select all the shades of red"
+            return
         expect = state_after("checked", ("radio",)) if step.verb == "click" else CHANGE
         make = POINTER[step.verb]
         plan = click(expect, make, step.keys)
@@ -444,6 +448,17 @@ class OfflineActor:
         self._on_target(step, step.target or "", step.kind, plan, nth=step.nth)
 
     _double_click = _right_click = _click
+
+    def _click_each(self, step: Step) -> None:
+        """Each element the words name, by where it was on the screen they were found on."""
+        found = self._candidates(self.screen, step.target or "", step.kind)
+        if not found:
+            raise self._not_found(step.target or "", step)
+        for point in [c.element.box.center for c in found]:
+            under = [e for e in self.screen.elements if e.box.contains_point(*point)]
+            if under:
+                element = min(under, key=lambda e: e.box.area)
+                self.click_element(step, element, f"{element.describe()}: {step.target}")
 
     def _typed_to_confirm(self, step: Step) -> bool:
         """A button that waits for a name to be typed first ("To confirm, type the workspace

@@ -17,7 +17,9 @@ from rapidfuzz import fuzz
 
 from clickwright.agent.dates import date_in, month, months_in, parse_date, same_day
 from clickwright.agent.lexicon import lexicon, words_of
+from clickwright.parsers.colours import colour_of, palette
 from clickwright.parsers.links import is_link
+from clickwright.parsers.shapes import SHAPE_NAMES
 from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
@@ -124,6 +126,8 @@ def rank(
     opened); `near` prefers elements close to a box (the option under an opened combo box);
     texts that merely repeat the task `echo_of` are never candidates.
     """
+    if (colour := palette().name_in(description)) is not None:
+        return _by_colour(screen, description, colour, kind, echo_of)
     echo_of = normalize(echo_of)
     old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
     scored: list[Candidate] = []
@@ -160,12 +164,50 @@ def rank(
         if near is not None:
             score -= min(15.0, _distance(near, element.box) / 40)
         scored.append(Candidate(element, score, ", ".join(reasons), part))
+    if not scored and set(words_of(description)) <= lexicon().shape_nouns:
+        scored = [Candidate(e, MIN_SCORE, f"a drawn {e.name}") for e in screen.elements
+                  if e.kind == "icon" and e.name.rsplit(" ", 1)[-1] in SHAPE_NAMES]  # fmt: skip
     best: dict[int, Candidate] = {}
     for candidate in scored:
         known = best.get(candidate.element.id)
         if known is None or candidate.score > known.score:
             best[candidate.element.id] = candidate
     return sorted(best.values(), key=lambda c: (-c.score, c.element.id))
+
+
+def _by_colour(
+    screen: Screen, description: str, colour: tuple[str, int, int], kind: str | None, echo_of: str
+) -> list[Candidate]:
+    """Elements a person would call by the colour named ("the red button", "the grey colored
+    box", "all the shades of red"), nearest that colour first; the other words, unless they
+    only say what kind of thing it is, must name it too."""
+    name, start, end = colour
+    said = description.split()
+    shades = any(w.lower() in ("shade", "shades") for w in said[:start])
+    rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
+    if rest:
+        pool = rank(screen, " ".join(rest), kind, echo_of=echo_of)
+    else:
+        big = screen.frame.size[0] * screen.frame.size[1] / 4
+        pool = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive, "")
+                for e in screen.elements if e.box.area < big
+                and not (echo_of and e.kind in ECHO_KINDS
+                         and echoes(e.text, normalize(echo_of), description))]  # fmt: skip
+    colours = palette()
+    found: list[Candidate] = []
+    for c in pool:
+        rgb = colour_of(screen.frame.pixels, c.element.box, text=c.element.kind == "text")
+        if rgb is None or not (
+            colours.shade_of(rgb, name) if shades else colours.called(rgb, name)
+        ):
+            continue
+        away = colours.distance(rgb, name)
+        found.append(replace(c, score=c.score - away / 5, why=f"{c.why}, {name} ({away:.0f} away)"))
+    kept: list[Candidate] = []
+    for c in sorted(found, key=lambda c: (-c.score, c.element.id)):
+        if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):
+            kept.append(c)  # a swatch and the outline round it are one thing
+    return kept
 
 
 def _part(element: Element, description: str) -> Box | None:

@@ -160,6 +160,8 @@ class Lexicon:
         self.similar_to = _phrases(data["similar_to"])
         self.clause_starts = tuple(data["clause_starts"])
         self.owned_things = frozenset(data["owned_things"])
+        self.colour_nouns = frozenset(data["colour_nouns"])
+        self.shape_nouns = frozenset(data["shape_nouns"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()

@@ -35,6 +35,7 @@ from clickwright.parsers.links import mark_links
 from clickwright.parsers.ocr import OcrEngine, ocr_engine, with_minus_signs
 from clickwright.parsers.region_cache import changed_regions, crop_box
 from clickwright.parsers.rows import find_rows
+from clickwright.parsers.shapes import with_shapes
 from clickwright.parsers.widgets import FIELDS, Widget, detect_widgets, selection_block
 from clickwright.types import Box, Element, Frame, Screen
 
@@ -124,6 +125,7 @@ class ScreenParser:
         elements = _contained(  # links cut from a text (a pager's pages) get their own ids
             "links", lambda: numbered(mark_links(pixels, elements)), elements, failed
         )
+        elements = _contained("shapes", lambda: with_shapes(pixels, elements), elements, failed)
         if nodes and "a11y" in self.sources:
             elements = _contained(
                 "accessibility",

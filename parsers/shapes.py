@@ -1,0 +1,105 @@
+"""Shapes drawn on a page (a canvas or SVG circle, a coloured square, a triangle to drag): flat
+filled blobs of one colour that no other parser took, named by colour and form ("yellow
+triangle") so a task can say "the item", "the red circle" or "the blue square".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from clickwright.parsers.colours import colour_of, palette
+from clickwright.types import Box, Element
+
+__all__ = ["SHAPE_NAMES", "with_shapes"]
+
+SIDE = (12, 200)
+"""A shape's bounding box sides, in pixels."""
+FILLED = 0.35
+"""Least share of its bounding box a shape covers (a triangle covers half)."""
+FLAT = 0.7
+"""Least share of a shape's pixels in its one colour."""
+UNLIKE_PAGE = 60
+"""Summed RGB difference from the page colour that makes a pixel part of something drawn."""
+SHAPE_NAMES = ("triangle", "square", "rectangle", "circle")
+
+
+def with_shapes(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
+    """`elements` and the shapes drawn outside them, each an icon named by colour and form.
+    Blobs are found at half resolution (a quarter of the pixels to label)."""
+    rgb = pixels[:, :, :3]
+    page = _page_colour(rgb)
+    half = rgb[::2, ::2]
+    unlike = np.abs(half.astype(np.int16) - np.array(page, np.int16)).sum(axis=2) > UNLIKE_PAGE
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(unlike.astype(np.uint8), 8)
+    low, high = SIDE
+    shapes = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if not (low <= 2 * w <= high and low <= 2 * h <= high) or area < FILLED * w * h:
+            continue
+        box = Box(2 * x, 2 * y, 2 * w, 2 * h)
+        if any(_taken(e, box) for e in elements):
+            continue
+        mask = labels[y : y + h, x : x + w] == label
+        form = _form(mask)
+        if form is None or not _flat(half[y : y + h, x : x + w][mask]):
+            continue  # a picture or a glyph, not a shape drawn in one colour
+        colour = colour_of(pixels, box)
+        if colour is not None:
+            name = f"{palette().nearest(colour)} {form}"
+            shapes.append(Element(0, box, "icon", "", "widgets", 0.5, True, name))
+    return [*elements, *(replace(s, id=len(elements) + i) for i, s in enumerate(shapes))]
+
+
+def _flat(colours: np.ndarray) -> bool:
+    """Whether most of a blob is one colour (its edge pixels blend into the page)."""
+    spread = np.abs(colours.astype(np.int16) - np.median(colours, axis=0)).sum(axis=1)
+    return bool((spread <= 30).mean() >= FLAT)
+
+
+def _page_colour(rgb: np.ndarray) -> tuple[int, int, int]:
+    """The commonest colour of the frame, sampled every fourth pixel."""
+    sample = rgb[::4, ::4].reshape(-1, 3)
+    keys = (
+        (sample[:, 0].astype(np.int32) << 16) | (sample[:, 1].astype(np.int32) << 8) | sample[:, 2]
+    )
+    values, counts = np.unique(keys, return_counts=True)
+    key = int(values[np.argmax(counts)])
+    return key >> 16, (key >> 8) & 255, key & 255
+
+
+def _taken(element: Element, box: Box) -> bool:
+    """Whether `box` is part of what an element shows (its text, its outline): any element
+    but a large holder (a card, a list row) that `box` sits inside or overlaps."""
+    other = element.box
+    holder = element.kind in ("container", "list_item") and other.area > 4 * box.area
+    if holder:
+        return False
+    overlap_w = min(other.right, box.right) - max(other.x, box.x)
+    overlap_h = min(other.bottom, box.bottom) - max(other.y, box.y)
+    return overlap_w > 0 and overlap_h > 0
+
+
+def _form(mask: np.ndarray) -> str | None:
+    """Triangle, square, rectangle or circle by the outline's corners and roundness; None for
+    any other outline."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    outline = max(contours, key=cv2.contourArea)
+    perimeter = cv2.arcLength(outline, True)
+    area = cv2.contourArea(outline)
+    if perimeter == 0 or area == 0:
+        return None
+    corners = len(cv2.approxPolyDP(outline, 0.04 * perimeter, True))
+    h, w = mask.shape
+    if corners == 3:
+        return "triangle"
+    if corners == 4 and area >= 0.8 * w * h:
+        return "square" if 0.8 <= w / h <= 1.25 else "rectangle"
+    if 4 * np.pi * area / perimeter**2 >= 0.8:
+        return "circle"
+    return None

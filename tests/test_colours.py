@@ -1,0 +1,109 @@
+"""Things named by colour and drawn shapes, on frames painted by hand (real pages: the MiniWoB
+colour and shape tasks in `clickwright bench miniwob`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from clickwright.agent.grounding import rank
+from clickwright.parsers.colours import colour_of, palette
+from clickwright.parsers.shapes import with_shapes
+from clickwright.types import Box, Element, Frame, Screen
+
+WHITE = (255, 255, 255)
+
+
+def page(size: tuple[int, int] = (300, 400)) -> np.ndarray:
+    return np.full((*size, 3), 255, np.uint8)
+
+
+def swatch(pixels: np.ndarray, box: Box, fill: tuple[int, int, int], outline: bool = True) -> None:
+    pixels[box.y : box.bottom, box.x : box.right] = (0, 0, 0) if outline else fill
+    pixels[box.y + 1 : box.bottom - 1, box.x + 1 : box.right - 1] = fill
+
+
+def test_names_are_the_nearest_colour_people_use():
+    colours = palette()
+    assert colours.nearest((128, 128, 128)) == "grey"
+    assert colours.nearest((128, 128, 0)) == "olive"
+    assert colours.nearest((220, 53, 69)) == "red"  # a "danger" button
+    assert colours.called((78, 78, 212), "blue")  # a violet blue is blue too
+    assert not colours.called((34, 197, 94), "red")
+    assert colours.name_in("the Dark Blue swatch") == ("dark blue", 1, 3)
+    assert colours.name_in("a aqua item") == ("cyan", 1, 2)
+    assert colours.name_in("the Submit button") is None
+
+
+def test_shades_go_by_hue_and_greys_have_none():
+    colours = palette()
+    reds = [(250, 163, 163), (195, 80, 80), (154, 81, 81), (231, 192, 192)]
+    assert all(colours.shade_of(c, "red") for c in reds)
+    assert not colours.shade_of((55, 169, 55), "red")
+    assert colours.shade_of((210, 233, 210), "green")  # pale, but green
+    assert colours.shade_of((128, 128, 128), "grey") and not colours.shade_of(
+        (128, 128, 128), "red"
+    )
+
+
+def test_a_box_shows_its_fill_and_a_word_its_ink():
+    pixels = page()
+    swatch(pixels, Box(20, 20, 40, 40), (128, 128, 128))
+    swatch(pixels, Box(80, 20, 40, 40), WHITE)  # white inside its outline, on a white page
+    cv2.putText(pixels, "O", (150, 50), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 220, 230), 2)
+    assert colour_of(pixels, Box(20, 20, 40, 40)) == (128, 128, 128)
+    assert colour_of(pixels, Box(80, 20, 40, 40)) == WHITE
+    ink = colour_of(pixels, Box(148, 25, 26, 28), text=True)
+    assert ink is not None and palette().nearest(ink) == "cyan"
+    assert colour_of(pixels, Box(200, 200, 30, 20), text=True) is None  # only the page
+
+
+def test_the_element_of_the_named_colour_is_found_and_the_outline_is_not_a_second_one():
+    pixels = page()
+    fills = [(128, 128, 0), (255, 0, 255), WHITE, (128, 128, 128)]
+    elements = []
+    for i, fill in enumerate(fills):
+        box = Box(20 + 60 * i, 80, 50, 50)
+        swatch(pixels, box, fill)
+        inside = Box(box.x + 2, box.y + 2, 46, 46)
+        elements += [Element(2 * i, box, "icon", interactive=True),
+                     Element(2 * i + 1, inside, "container")]  # fmt: skip
+    screen = Screen(Frame(pixels), tuple(elements))
+    grey = rank(screen, "grey colored", "input")
+    assert [c.element.box.x for c in grey] == [200]
+    assert [c.element.box.x for c in rank(screen, "white")] == [140]
+    assert rank(screen, "green") == []
+
+
+def test_all_the_shades_of_a_colour_are_each_found_once():
+    pixels = page()
+    fills = [(250, 163, 163), (154, 154, 208), (195, 80, 80), (55, 169, 55), (231, 192, 192)]
+    boxes = [Box(20 + 36 * i, 40, 12, 12) for i in range(len(fills))]
+    for box, fill in zip(boxes, fills, strict=True):
+        swatch(pixels, box, fill, outline=False)
+    elements = tuple(Element(i, b, "checkbox", interactive=True) for i, b in enumerate(boxes))
+    found = rank(Screen(Frame(pixels), elements), "shades of red")
+    assert sorted(c.element.id for c in found) == [0, 2, 4]
+
+
+def test_shapes_drawn_on_a_page_are_named_by_colour_and_form():
+    pixels = page()
+    cv2.fillPoly(pixels, [np.array([[60, 40], [90, 40], [75, 14]])], (255, 255, 0))
+    cv2.circle(pixels, (150, 40), 18, (0, 0, 255), -1)
+    swatch(pixels, Box(200, 20, 40, 40), (255, 0, 0), outline=False)
+    label = Element(0, Box(20, 200, 120, 16), "text", "Submit the form")
+    shapes = with_shapes(pixels, [label])[1:]
+    assert sorted(e.name for e in shapes) == ["blue circle", "red square", "yellow triangle"]
+    assert all(e.kind == "icon" and e.interactive for e in shapes)
+    assert {e.id for e in shapes} == {1, 2, 3}
+
+
+def test_the_item_is_the_shape_drawn_when_nothing_else_is_named():
+    pixels = page()
+    cv2.fillPoly(pixels, [np.array([[60, 60], [100, 60], [80, 25]])], (255, 255, 0))
+    elements = with_shapes(
+        pixels, [Element(0, Box(10, 200, 60, 30), "button", "Submit", interactive=True)]
+    )
+    screen = Screen(Frame(pixels), tuple(elements))
+    assert [c.element.name for c in rank(screen, "item")] == ["yellow triangle"]
+    assert rank(screen, "triangle")[0].element.name == "yellow triangle"
