@@ -154,7 +154,7 @@ def test_held_out_set_2_is_sound_and_held_out_whole() -> None:
     assert len(new_programs) >= 3
     assert {t.scale for t in HELDOUT2 if t.program == "chromium"} == {1, 2}
     per_class = Counter(c for t in HELDOUT2 for c in t.classes)
-    assert set(per_class) == set(tc.CLASSES) and min(per_class.values()) >= 3
+    assert set(per_class) == set(tc.CLASSES) - SET6_CLASSES and min(per_class.values()) >= 3
     pages = {t.setup["page"] for t in HELDOUT2 if t.program == "chromium"}
     assert all((tc.ROOT / "benchmarks" / "tasks_heldout2" / "web" / p).is_file() for p in pages)
     assert not pages & {p.name for p in (tc.ROOT / "benchmarks" / "tasks" / "web").iterdir()}
@@ -300,3 +300,62 @@ def test_split_set_is_the_rule_of_sets_4_and_5() -> None:
     assert tc.split_set(set5, "clickwright-set5/", "heldout4") == tc.split_set5(set5)
     assert set(tc.split_set5(set5).values()) == {"dev", "heldout4"}
     assert tc.split_set(set5, "another-salt/", "heldout4") != tc.split_set5(set5)
+
+
+# ---- set 6 (benchmarks/tasks_dev6/ + tasks_heldout5/): dragging, selecting text, colours ----
+
+DEV6 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev6")
+HELDOUT5 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout5")
+SET6_CLASSES = {"drag", "text-selection", "colour"}
+
+
+def test_set_6_is_sound_and_split_by_its_rule() -> None:
+    """Both halves together follow split_set6 (per program, the first half of the ids in
+    sha256("clickwright-set6/<id>") order held out; web tasks by page); checked for form only,
+    never printed."""
+    both = [*DEV6, *HELDOUT5]
+    assert tc.problems(both) == []
+    assert {t.split for t in DEV6} == {"dev"} and {t.split for t in HELDOUT5} == {"heldout5"}
+    assert {t.id: t.split for t in both} == tc.split_set6(both)
+    assert all(t.reference for t in both)  # each check is tested by a run that does the task
+    assert all(t.id.startswith("s6-") for t in both)
+    assert len(both) >= 36
+    web = [t for t in both if t.program == "chromium"]
+    assert len(web) >= 24 and {t.scale for t in web} == {1, 2}
+    pages = {half: {t.setup["page"] for t in half_tasks if t.program == "chromium"}
+             for half, half_tasks in (("dev", DEV6), ("held", HELDOUT5))}  # fmt: skip
+    assert len(pages["dev"]) >= 2 and len(pages["held"]) >= 2
+    assert not pages["dev"] & pages["held"]
+    assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in web)
+    for half in ("tasks_dev6", "tasks_heldout5"):  # each page lives in one folder only
+        on_disk = {p.name for p in (ROOT / "benchmarks" / half / "web").iterdir()}
+        assert on_disk == pages["dev" if half == "tasks_dev6" else "held"]
+    desktop = [t for t in both if t.program != "chromium"]
+    assert len(desktop) >= 8 and all(t.program in tc.ALL_PROGRAMS for t in desktop)
+    for half in (DEV6, HELDOUT5):
+        assert SET6_CLASSES <= {c for t in half for c in t.classes}
+    assert all(set(t.classes) & SET6_CLASSES for t in both)
+
+
+def test_set_6_shares_no_id_with_other_sets() -> None:
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4]
+    both = [*DEV6, *HELDOUT5]
+    assert not {t.id for t in both} & {t.id for t in others}
+    assert tc.problems([*others, *both]) == []  # every corpus side by side
+
+
+def test_set_6_rule_catches_a_moved_task() -> None:
+    both = [*DEV6, *HELDOUT5]
+    for first, to in ((HELDOUT5[0], "dev"), (DEV6[0], "heldout5")):
+        moved = tc.Task(**{**first.__dict__, "split": to})
+        changed = [moved if t.id == first.id else t for t in both]
+        assert {t.id: t.split for t in changed} != tc.split_set6(changed)
+        assert any("held out whole" in line for line in tc.problems([moved]))
+
+
+def test_split_set_is_the_rule_of_set_6() -> None:
+    """split_set6 is split_set with its own salt and held-out name."""
+    set6 = [*DEV6, *HELDOUT5]
+    assert tc.split_set(set6, "clickwright-set6/", "heldout5") == tc.split_set6(set6)
+    assert set(tc.split_set6(set6).values()) == {"dev", "heldout5"}
+    assert tc.split_set(set6, "clickwright-set5/", "heldout5") != tc.split_set6(set6)
