@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from clickwright.agent import editing, placing, setting
+from clickwright.agent import editing, placing, selecting, setting
 from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.dates import parse_date
@@ -833,7 +833,23 @@ class OfflineActor:
             if items and placing.nth_place(self.screen, at.element, step.nth or 1) is None:
                 self.record_noop(step, f"'{at.element.text}' is in that place already")
                 return
-        self._on_target(step, step.target or "", step.kind, plan)
+        self._on_target(step, step.target or "", step.kind, plan, alternatives=False)
+
+    def _highlight(self, step: Step) -> None:
+        """A press before the first character and a release after the last, as a person
+        selects words."""
+        what = step.target or f"the {step.where or 'text'}"
+        found = selecting.span(self.screen, step.where, step.nth, step.target or "",
+                               self.state.task)  # fmt: skip
+        if found is None:
+            raise StepFailed(f"could not {step.clause!r}: the screen shows no {what} to select")
+        thought = f"selecting {found.text[:60]!r}"
+        drag = Drag(source=Target(point=found.start), to=Target(point=found.end))
+        done = self.executor.act(drag, Aim(found.start, found.end, None, thought), self.screen,
+                                 CHANGE, Purpose(step.clause, thought))  # fmt: skip
+        if done.verdict.status == "retry":  # nothing selected: what comes next must not act
+            raise StepFailed(f"could not {step.clause!r}: dragging over {found.text[:60]!r} "
+                             "selected nothing")  # fmt: skip
 
     def _wait_for(self, step: Step) -> None:
         state, wanted = self.state, step.target or ""
@@ -886,8 +902,10 @@ class OfflineActor:
         new_since: Screen | None = None,
         near: Box | None = None,
         nth: int | None = None,
+        alternatives: bool = True,
     ) -> None:
-        """Act on the best candidate for `description`; on a `retry` verdict try the next."""
+        """Act on the best candidate for `description`; on a `retry` verdict try the next
+        (unless not `alternatives`: a drag that moved nothing must not move something else)."""
         state = self.state
         before = self.screen
         started = time.perf_counter()
@@ -930,7 +948,8 @@ class OfflineActor:
             before = self.screen
             candidates = found(before) or candidates
         verdict = Verdict("retry", "no candidate tried")
-        for attempt, candidate in enumerate(candidates[: state.settings.max_attempts], 1):
+        tries = state.settings.max_attempts if alternatives else 1
+        for attempt, candidate in enumerate(candidates[:tries], 1):
             action, point, end, expect = plan(candidate)
             element = candidate.element
             if isinstance(action, Type) and description and not element.name:
@@ -947,7 +966,7 @@ class OfflineActor:
             if verdict.status != "retry":
                 return
             before = done.after or before
-        tried = min(len(candidates), state.settings.max_attempts)
+        tried = min(len(candidates), tries)
         raise StepFailed(
             f"could not {step.clause!r}: {tried} candidate(s) for '{description}' tried, "
             f"last result: {verdict.reason}"

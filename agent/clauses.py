@@ -33,6 +33,8 @@ Verb = Literal[
     "press",
     "scroll",
     "drag",
+    "highlight",  # select the words `target` with the pointer, or the `nth` `where` (word,
+    # sentence, line, paragraph) of the screen's text
     "wait_for",
     # read against the screen when the step's turn comes (agent/reading.py):
     "intent",  # the button that means `text` (affirm, decline, …); `target` the topic

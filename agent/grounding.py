@@ -600,24 +600,68 @@ def text_lines(screen: Screen, kinds: tuple[str, ...] | None = None) -> list[lis
 
 
 def paragraphs(screen: Screen) -> list[str]:
-    """The screen's blocks of text, each its lines joined by newlines: lines left-aligned with
-    the one above and less than a line's height under it are one block."""
+    """The screen's blocks of text, each its lines joined by newlines."""
+    return ["\n".join(" ".join(e.text for e in line) for line in b) for b in text_blocks(screen)]
+
+
+def is_prose(block: str) -> bool:
+    """Whether a block of text reads as prose, not a list of "label: value" lines."""
+    return 2 * block.count(":") <= block.count("\n") + 1
+
+
+COLUMN_GAP = 1.0
+"""A gap between two texts on a line, in line heights, that parts columns (a monospaced
+word space is over half a height)."""
+
+
+def text_blocks(screen: Screen) -> list[list[list[Element]]]:
+    """The screen's blocks of text, each a list of lines of texts, top to bottom: lines
+    left-aligned with the one above and less than a line's height under it are one block,
+    unless the gap is wider than the block's own between its lines (a paragraph's margin)."""
     lines: list[list[Element]] = []
     for line in text_lines(screen, ("text", "link")):  # cut where a column gap parts a line
         cuts = [i for i in range(1, len(line))
-                if line[i].box.x - line[i - 1].box.right > line[i].box.h * 0.6]  # fmt: skip
+                if line[i].box.x - line[i - 1].box.right > line[i].box.h * COLUMN_GAP]  # fmt: skip
         lines += [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True)]
+    holders = [e for e in screen.elements if e.kind in ("container", "input")]
     blocks: list[list[list[Element]]] = []
     for line in sorted(lines, key=lambda line: line[0].box.y):
         first = line[0].box
         above = next((b for b in reversed(blocks) if abs(b[-1][0].box.x - first.x) <= first.h
-                      and -first.h // 2 <= first.y - b[-1][0].box.bottom < first.h),
+                      and -first.h // 2 <= _gap(b[-1], line) < first.h
+                      and _holder(holders, b[-1][0]) == _holder(holders, line[0])),
                      None)  # fmt: skip
         if above is not None:
             above.append(line)
         else:
             blocks.append([line])
-    return ["\n".join(" ".join(e.text for e in line) for line in b) for b in blocks]
+    return [part for block in blocks for part in _paragraphs(block)]
+
+
+def _paragraphs(block: list[list[Element]]) -> list[list[list[Element]]]:
+    """A block cut where the gap between two lines is wider than its narrowest by a third of
+    a line: a paragraph's margin, not its leading."""
+    gaps = [_gap(a, b) for a, b in zip(block, block[1:], strict=False)]
+    if not gaps:
+        return [block]
+    parts, tight = [[block[0]]], min(gaps)
+    for gap, line in zip(gaps, block[1:], strict=True):
+        if gap > tight + line[0].box.h / 3:
+            parts.append([line])
+        else:
+            parts[-1].append(line)
+    return parts
+
+
+def _holder(holders: list[Element], text: Element) -> int | None:
+    """The smallest box (a bar, a card, a text area) round a text, by id."""
+    around = [h for h in holders if h.box.area > text.box.area
+              and h.box.contains_point(*text.box.center)]  # fmt: skip
+    return min(around, key=lambda h: h.box.area).id if around else None
+
+
+def _gap(upper: list[Element], lower: list[Element]) -> int:
+    return lower[0].box.y - upper[0].box.bottom
 
 
 def search_field(screen: Screen) -> Element | None:

@@ -10,10 +10,10 @@ This module reads without a screen (so a task can be refused before any display 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from clickwright.agent.clauses import MASK, QUOTED, Step, mask
+from clickwright.agent.clauses import MASK, QUOTED, Step, mask, unquote
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 from clickwright.errors import ActionError
 from clickwright.types import normalize_key
@@ -88,8 +88,8 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
 _PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
-             "until", "find", "copy", "set", "type", "choose", "drag", "form", "delete",
-             "intent", "label", "look")  # fmt: skip
+             "until", "find", "copy", "set", "type", "choose", "drag", "highlight", "form",
+             "delete", "intent", "label", "look")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -462,6 +462,8 @@ def _build(
             return [Step("lines", clause, text="\n".join(items))]
         case "drag":
             return _dragged(clause, toks, said, verb)
+        case "highlight":
+            return _highlighted(clause, toks, c, verb, slot)
         case "delete":
             return [Step("delete", clause, target=slot("what"))]
         case "label":
@@ -510,6 +512,26 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
     if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
         return [Step("set", clause, target=what, text=dest)]  # "move the slider to 40"
     return [Step("drag", clause, target=what, destination=dest)]
+
+
+_TEXT_UNITS = {"word": "word", "sentence": "sentence", "line": "line", "paragraph": "paragraph"}
+
+
+def _highlighted(
+    clause: str, toks: list[Token], c: _Candidate, verb: str, slot: Callable[[str], str]
+) -> list[Step] | None:
+    """Words to select with the pointer: given (`target`), or the `nth` `where` (word,
+    sentence, line, paragraph) of the screen's text; "select" needs a unit of text."""
+    if c.frame is None or (not c.frame.literals and verb.lower() != "highlight"):
+        return None  # "select Canada": an option
+    nth = None
+    if "nth" in c.slots and (nth := lexicon().ordinal(slot("nth"))) is None:
+        return None
+    inside = {i for a, b in c.slots.values() for i in range(a, b)}
+    said = [t.word for i, t in enumerate(toks) if i not in inside]
+    unit = next((_TEXT_UNITS[w] for w in said if w in _TEXT_UNITS), None)
+    what = slot("what")
+    return [Step("highlight", clause, target=(unquote(what) or what) or None, where=unit, nth=nth)]
 
 
 def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:

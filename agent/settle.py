@@ -34,6 +34,7 @@ from clickwright.agent.grounding import (
     fields,
     grid_cell,
     grid_column,
+    is_prose,
     list_boxes,
     names_row,
     normalize,
@@ -2291,7 +2292,7 @@ def _nth_part(screen: Screen, nth: int, part: str, task: str) -> str | None:
     """The nth word (line, number) of the paragraph: the block of lines with the most words
     (of two as long, the one of more lines); not a list of "label: value" lines."""
     blocks = [b for b in paragraphs(screen) if not task or not echoes(b, normalize(task), "")]
-    prose = [b for b in blocks if 2 * b.count(":") <= b.count("\n") + 1]
+    prose = [b for b in blocks if is_prose(b)]
     blocks = prose or blocks
     if not blocks:
         return None

@@ -39,6 +39,8 @@ CLICKS = {
 }
 """Pointer actions as (button, clicks) for pyautogui."""
 SCROLL_CLICK_PIXELS = 1  # pyautogui scrolls in wheel clicks on X11 and Windows alike
+DRAG_STEPS = 12  # pointer moves between a drag's press and release
+DRAG_PAUSE = 0.1  # seconds held still after the press, over the drop, and after the release
 # pynput's key names that differ from clickwright's (left/right variants lose their suffix first)
 PYNPUT_KEYS = {
     "cmd": "win",
@@ -221,13 +223,33 @@ class DesktopDevice(Device):
         elif kind == "drag":
             self._require(at, kind)
             self._require(end, kind)
-            to = self._input(end)
-            gui.moveTo(*at)
-            gui.dragTo(*to, duration=0.4, button="left")
+            self._drag(at, self._input(end))
         elif kind == "launch":
             self.launch(action.app)
         elif kind not in ("wait", "done", "fail", "ask_user"):
             raise ActionError(f"the desktop device cannot perform '{kind}'")
+
+    def _drag(self, start: tuple[int, int], end: tuple[int, int] | None) -> None:
+        """Pressed, nudged past the toolkit's drag threshold, moved in steps, held still over
+        the drop, released: what HTML drag and drop, sortable lists and text selection all
+        need to see (a jump straight to the end is a click to most of them)."""
+        gui = self._gui
+        assert end is not None
+        gui.moveTo(*start)
+        time.sleep(DRAG_PAUSE)
+        gui.mouseDown(button="left")
+        try:
+            x0, y0 = start
+            for n in range(1, DRAG_STEPS + 1):
+                gui.moveTo(round(x0 + (end[0] - x0) * n / DRAG_STEPS),
+                           round(y0 + (end[1] - y0) * n / DRAG_STEPS))  # fmt: skip
+                time.sleep(DRAG_PAUSE / 4)
+            gui.moveTo(end[0] + 1, end[1])
+            gui.moveTo(*end)
+            time.sleep(DRAG_PAUSE)
+        finally:
+            gui.mouseUp(button="left")
+        time.sleep(DRAG_PAUSE)
 
     def _input(self, point: Point | None) -> tuple[int, int] | None:
         """A frame point as where the pointer goes, never in a fail-safe corner."""

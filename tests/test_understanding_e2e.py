@@ -349,3 +349,10 @@ def test_a_list_is_reordered_by_dragging_to_a_place_and_beside_an_item(world):
         env=world.env, capture_output=True, text=True,
     ).stdout  # fmt: skip
     assert "Bread,Coffee,Eggs,Apples,Milk" in title, (title, got.said)
+
+
+def test_words_are_selected_with_the_pointer_and_then_acted_on(world):
+    """The second line of a Mousepad document selected by dragging over it, deleted, saved."""
+    got = run(world, "mousepad todo.txt", "select the second line and delete it, then save",
+              files={"todo.txt": "buy milk\ncall the dentist\nwater the plants\n"})  # fmt: skip
+    assert (world.home / "todo.txt").read_text() == "buy milk\n\nwater the plants\n", got.said
