@@ -53,7 +53,15 @@ from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.reading import place, value_source
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
-from clickwright.agent.settle import SETTLED, intent_button, read_value, row_words, settle
+from clickwright.agent.settle import (
+    SETTLED,
+    intent_button,
+    listed_end,
+    read_value,
+    row_by_extreme,
+    row_words,
+    settle,
+)
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed, TaskError
@@ -585,6 +593,9 @@ class OfflineActor:
         editing.change_text(self, step)
 
     def _insert(self, step: Step) -> None:
+        if (placed := listed_end(step, self.screen)) is not None:
+            self._drag(placed)  # "put Bread at the top": of a list, not a document
+            return
         editing.insert(self, step)
 
     def _order(self, step: Step) -> None:
@@ -828,6 +839,10 @@ class OfflineActor:
             to = end(c)
             return Drag(source=_by_id(c), to=Target(point=to)), c.element.box.center, to, CHANGE
 
+        if not self._best(step.target or "", step.kind) and (
+            row := row_by_extreme(self.screen, step.target or "")
+        ):
+            step = replace(step, target=row)  # "the most expensive thing"
         if step.where == "position" and (at := self._best(step.target or "", step.kind)):
             items, _ = placing.list_around(self.screen, at.element)
             if items and placing.nth_place(self.screen, at.element, step.nth or 1) is None:

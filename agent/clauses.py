@@ -75,6 +75,7 @@ class Step:
     destination: str | None = None  # for drag: where to drop
     enter: bool = False  # "... and press Enter" is a separate press step instead
     nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last
+    # (a highlight: 0 the middle one)
     every: bool = False  # "both text fields": each element of `kind`; "every colour"
     old: str | None = None  # for change: the value or words to replace
     where: str | None = None  # insert: end, start, below, above, between; find: places;

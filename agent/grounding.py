@@ -180,34 +180,65 @@ def _by_colour(
 ) -> list[Candidate]:
     """Elements a person would call by the colour named ("the red button", "the grey colored
     box", "all the shades of red"), nearest that colour first; the other words, unless they
-    only say what kind of thing it is, must name it too."""
+    only say what kind of thing it is, name it too when something they name has the colour
+    ("the orange folder" is the orange thing when no folder shows it); "the item with the
+    green dot" is the text the green mark belongs to."""
     name, start, end = colour
     said = description.split()
-    shades = any(w.lower() in ("shade", "shades") for w in said[:start])
+    lead = [w.lower() for w in said[:start]]
+    if owned := next((i for i, w in enumerate(lead) if w in ("with", "has", "have")), None):
+        marked = (name, start - owned - 1, end - owned - 1)
+        marks = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
+        return [Candidate(owner, m.score, f"{m.why}, its {name} mark") for m in marks
+                if (owner := _owner(screen, m.element)) is not None]  # fmt: skip
+    shades = any(w in ("shade", "shades") for w in lead)
     rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
-    if rest:
-        pool = rank(screen, " ".join(rest), kind, echo_of=echo_of)
-    else:
+    pool = rank(screen, " ".join(rest), kind, echo_of=echo_of) if rest else []
+    if not any(_coloured(screen, c.element, name, shades) for c in pool):
         big = screen.frame.size[0] * screen.frame.size[1] / 4
         pool = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive, "")
                 for e in screen.elements if e.box.area < big
                 and not (echo_of and e.kind in ECHO_KINDS
                          and echoes(e.text, normalize(echo_of), description))]  # fmt: skip
-    colours = palette()
     found: list[Candidate] = []
     for c in pool:
-        rgb = colour_of(screen.frame.pixels, c.element.box, text=c.element.kind == "text")
-        if rgb is None or not (
-            colours.shade_of(rgb, name) if shades else colours.called(rgb, name)
-        ):
-            continue
-        away = colours.distance(rgb, name)
-        found.append(replace(c, score=c.score - away / 5, why=f"{c.why}, {name} ({away:.0f} away)"))
+        if (rgb := _coloured(screen, c.element, name, shades)) is not None:
+            away = palette().distance(rgb, name)
+            why = f"{c.why}, {name} ({away:.0f} away)"
+            found.append(replace(c, score=c.score - away / 5, why=why))
     kept: list[Candidate] = []
     for c in sorted(found, key=lambda c: (-c.score, c.element.id)):
         if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):
             kept.append(c)  # a swatch and the outline round it are one thing
     return kept
+
+
+def _coloured(
+    screen: Screen, element: Element, name: str, shades: bool
+) -> tuple[int, int, int] | None:
+    """`element`'s colour when a person would call it `name` (or a shade of it), else None."""
+    rgb = colour_of(screen.frame.pixels, element.box, text=element.kind == "text")
+    colours = palette()
+    if rgb is None or not (colours.shade_of(rgb, name) if shades else colours.called(rgb, name)):
+        return None
+    return rgb
+
+
+def _owner(screen: Screen, mark: Element) -> Element | None:
+    """The text a coloured mark belongs to: on its line (the nearest), else the title of the
+    card round it."""
+    texts = [e for e in screen.elements if e.kind in ("text", "link") and e.text.strip()
+             and not e.box.contains(mark.box)]  # fmt: skip
+    middle, half = mark.box.center[1], mark.box.h / 2
+    level = [e for e in texts if abs(e.box.center[1] - middle) <= max(e.box.h / 2, half)]
+    if level:
+        return min(level, key=lambda e: abs(e.box.center[0] - mark.box.center[0]))
+    holders = [e for e in screen.elements if e.kind in ("container", "list_item", "button")
+               and e.box.area > mark.box.area and e.box.contains(mark.box)]  # fmt: skip
+    for holder in sorted(holders, key=lambda e: e.box.area):
+        if inside := [e for e in texts if holder.box.contains(e.box)]:
+            return max(inside, key=lambda e: e.box.h * len(e.text))
+    return None
 
 
 def _part(element: Element, description: str) -> Box | None:

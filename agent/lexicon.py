@@ -142,6 +142,10 @@ class Lexicon:
         self.rewrites = tuple(
             (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]
         )
+        for idiom, meant in self.rewrites:  # a slip in the data fails at load, not mid-run
+            if max((int(n) for n in re.findall(r"\$(\d)", meant)), default=0) > idiom.groups:
+                raise ValueError(f"lexicon rewrite {idiom.pattern!r}: {meant!r} names a group "
+                                 "it does not have")  # fmt: skip
         self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
         self.complaints = tuple(re.compile(p, re.I) for p in data["complaints"])
         self.every_row = frozenset(data["every_row"])
@@ -167,6 +171,7 @@ class Lexicon:
             action: _phrases(spec.get("verbs", [])) for action, spec in data["actions"].items()
         }
         self.scrolling = _phrases(data["actions"]["find"].get("scrolling", []))
+        self.drag_containers = frozenset(data["actions"]["drag"]["containers"])
         self.lowering = _phrases(data["actions"]["set"].get("lowering", []))
         self.frames: dict[str, tuple[Frame, ...]] = {}
         order = 0

@@ -25,13 +25,16 @@ DEFAULT_DISTANCE = (60, 200)
 
 def list_around(screen: Screen, element: Element) -> tuple[list[Element], int]:
     """The items of the list `element` is in, in order, and its axis (1: a column, 0: a row):
-    elements about its size lined up with it, evenly spaced, one per place. No list: []."""
-    best: tuple[list[Element], int] = ([], 1)
-    for axis in (1, 0):
-        run = _run(screen, element, axis)
-        if len(run) > len(best[0]):
-            best = (run, axis)
-    return best if len(best[0]) >= 2 else ([], 1)
+    elements about its size lined up with it, evenly spaced, one per place; a grid's rows one
+    after another. No list: []."""
+    column, row = _run(screen, element, 1), _run(screen, element, 0)
+    if len(row) > len(column) and len(column) >= 2:  # a grid (photos): rows in reading order
+        rows = [_run(screen, anchor, 0) for anchor in column]
+        if all(len(r) >= 2 for r in rows):
+            return [e for r in rows for e in r], 0
+    if len(row) > len(column):
+        return row, 0
+    return (column, 1) if len(column) >= 2 else ([], 1)
 
 
 def nth_place(screen: Screen, element: Element, nth: int) -> Point | None:

@@ -499,7 +499,7 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
         return [Step("drag", clause, target=what, where="position", nth=nth)]
     if end := next((_ENDS[w] for w in tail[:4] if w in _ENDS), None):
         return [Step("drag", clause, target=what, where="position", nth=end)]
-    if side := next((_BESIDE[w] for w in tail[:2] if w in _BESIDE), None):
+    if side := next((_BESIDE[w] for w in tail[:7] if w in _BESIDE), None):
         return [Step("drag", clause, target=what, where=side, destination=dest)]
     if towards := next((_TOWARDS[w] for w in tail[:3] if w in _TOWARDS), None):
         pixels = _PIXELS.fullmatch(slot("amount").strip()) if "amount" in c.slots else None
@@ -507,7 +507,7 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
             return None  # "move the volume up by 10%": a setting
         amount = int(pixels[1]) if pixels else 0
         return [Step("drag", clause, target=what, direction=towards, amount=amount)]
-    if verb.lower() in ("put", "place"):
+    if verb.lower() in ("put", "place") and not set(words_of(dest)) & lex.drag_containers:
         return None  # "put 7 in B3": a value's place, the typing verbs'
     if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
         return [Step("set", clause, target=what, text=dest)]  # "move the slider to 40"
@@ -525,7 +525,9 @@ def _highlighted(
     if c.frame is None or (not c.frame.literals and verb.lower() != "highlight"):
         return None  # "select Canada": an option
     nth = None
-    if "nth" in c.slots and (nth := lexicon().ordinal(slot("nth"))) is None:
+    if "nth" in c.slots and slot("nth").lower() == "middle":
+        nth = 0  # the middle one
+    elif "nth" in c.slots and (nth := lexicon().ordinal(slot("nth"))) is None:
         return None
     inside = {i for a, b in c.slots.values() for i in range(a, b)}
     said = [t.word for i, t in enumerate(toks) if i not in inside]

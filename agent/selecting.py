@@ -57,7 +57,7 @@ def span(
     screen: Screen, unit: str | None, nth: int | None, words: str, task: str = ""
 ) -> Span | None:
     """The words to select: `words` as written (any case, any spacing) where the screen
-    shows them, else the `nth` (1-based, -1 last; None: the only or main one) `unit` (word,
+    shows them, else the `nth` (1-based, -1 last, 0 middle; None: the main one) `unit` (word,
     sentence, line, paragraph) of the screen's text. None when there is no such text."""
     blocks = _blocks(screen, task)
     if words:
@@ -72,7 +72,7 @@ def span(
         prose = [b for b in blocks if len(b.text.split()) >= PROSE] or blocks
         if abs(nth) > len(prose):
             return None
-        block = prose[nth - 1 if nth > 0 else nth]
+        block = prose[_index(nth, len(prose))]
         return block.span(0, len(block.text))
     main = max(blocks, key=lambda b: (len(b.text.split()), b.text.count("\n")))
     if unit in (None, "paragraph", "text"):
@@ -82,10 +82,15 @@ def span(
         "line": [m.span() for m in re.finditer(r"[^\n]+", main.text)],
     }.get(unit, [m.span() for m in _WORD.finditer(main.text)])
     pieces = [(a, b) for a, b in pieces if main.text[a:b].strip()]
-    if not pieces or abs(nth or 1) > len(pieces):
+    nth = 1 if nth is None else nth
+    if not pieces or abs(nth) > len(pieces):
         return None
-    a, b = pieces[(nth or 1) - 1 if (nth or 1) > 0 else nth]
-    return main.span(a, b)
+    return main.span(*pieces[_index(nth, len(pieces))])
+
+
+def _index(nth: int, count: int) -> int:
+    """Where the `nth` of `count` is: 1-based, -1 the last, 0 the middle one."""
+    return count // 2 if nth == 0 else nth - 1 if nth > 0 else nth
 
 
 def _blocks(screen: Screen, task: str) -> list[_Block]:

@@ -1571,6 +1571,20 @@ def _delete(step: Step, screen: Screen) -> Settled:
     return Settled([replace(step, where="word")])
 
 
+def listed_end(step: Step, screen: Screen) -> Step | None:
+    """ "put Bread at the top" on a screen with no document: a drag of the item named (or of
+    the row a superlative names, "the most expensive thing") to its list's first or last
+    place; None when it is an editor's insert."""
+    said = step.text or ""
+    if step.where not in ("start", "end") or not said or _document(screen):
+        return None
+    name = said if _shown(screen, said) else row_by_extreme(screen, said)
+    if name is None:
+        return None
+    end = 1 if step.where == "start" else -1
+    return Step("drag", step.clause, target=name, where="position", nth=end)
+
+
 def _document(screen: Screen) -> bool:
     """Whether the screen shows a document being edited: a text area a good part of the
     screen's height, holding lines of text."""

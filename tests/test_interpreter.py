@@ -203,6 +203,16 @@ CASES = [
     ("select the word 'urgent'", [S("highlight", "urgent", where="word")]),
     ("select 'Oslo' in the text", [S("highlight", "Oslo")]),
     ("select Canada", [S("click", "Canada")]),
+    ("select the whole middle paragraph", [S("highlight", where="paragraph", nth=0)]),
+    (
+        "drag eggs up so they come right after milk",
+        [S("drag", "eggs", where="after", destination="milk")],
+    ),
+    (
+        "put budget.xlsx in the orange folder",
+        [S("drag", "budget.xlsx", destination="orange folder")],
+    ),
+    ("put Oslo in the City field", [S("type", text="Oslo in the City field", soft=True)]),
     ("wait for Saved to appear", [S("wait_for", "Saved")]),
     ("wait until the Done button appears", [S("wait_for", "Done", kind="button")]),
     ("wait until 'Upload complete' is shown", [S("wait_for", "Upload complete")]),

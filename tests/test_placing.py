@@ -72,3 +72,16 @@ def test_a_direction_moves_a_default_distance_and_stays_on_the_screen():
     assert along(screen, shape, "left", 0) == (115 - 75, 115)  # 2.5 times its size
     assert along(screen, shape, "right", 40) == (155, 115)
     assert along(screen, shape, "up", 500) == (115, 1)
+
+
+def test_a_grid_of_photos_is_one_list_in_reading_order():
+    titles = ["Lake", "Dog", "Sunset", "Cake", "Forest", "Beach", "Cat", "Bike"]
+    grid = Screen(
+        FRAME,
+        tuple(el(i, t, (30 + 180 * (i % 4), 140 + 170 * (i // 4), 9 * len(t), 18))
+              for i, t in enumerate(titles)),  # fmt: skip
+    )
+    items, axis = list_around(grid, grid.elements[2])
+    assert [e.text for e in items] == titles and axis == 0
+    x, y = nth_place(grid, grid.elements[2], -1)
+    assert y == 319 and 588 + 40 < x < 588 + 60  # a third of a column past Bike's middle

@@ -47,3 +47,9 @@ def test_a_sentence_a_line_a_word_and_given_words():
     assert words is not None and words.text == "Duis facilisis"
     assert words.start[0] == 10 + 8 * 15 + 2 and words.end[0] == 10 + 8 * 29 + 12  # a line end
     assert span(PAGE, None, None, "not there", TASK) is None
+
+
+def test_the_middle_one():
+    middle = span(PAGE, "paragraph", 0, "", TASK)
+    assert middle is not None and middle.text.startswith("at. Eget")  # of two: the second
+    assert span(PAGE, "word", 0, "", TASK).text == "Volutpat"  # of seven words: the fourth
