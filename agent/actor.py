@@ -853,11 +853,19 @@ class OfflineActor:
     def _highlight(self, step: Step) -> None:
         """A press before the first character and a release after the last, as a person
         selects words."""
-        what = step.target or f"the {step.where or 'text'}"
+        what = repr(step.target) if step.target else step.where or "text"
         found = selecting.span(self.screen, step.where, step.nth, step.target or "",
                                self.state.task)  # fmt: skip
+        for area in [] if found else self._text_views():  # its lines are one element
+            lines = tuple(Element(i, t.box, "text", t.text)
+                          for i, t in enumerate(self.read_lines(area.box)))  # fmt: skip
+            read = Screen(self.screen.frame, lines)
+            if found := selecting.span(read, step.where, step.nth, step.target or "", ""):
+                break
         if found is None:
-            raise StepFailed(f"could not {step.clause!r}: the screen shows no {what} to select")
+            failure = StepFailed(f"could not {step.clause!r}: the screen shows no {what} to select")
+            self._record_failure(step, self.screen, str(failure))
+            raise failure
         thought = f"selecting {found.text[:60]!r}"
         drag = Drag(source=Target(point=found.start), to=Target(point=found.end))
         done = self.executor.act(drag, Aim(found.start, found.end, None, thought), self.screen,
@@ -865,6 +873,13 @@ class OfflineActor:
         if done.verdict.status == "retry":  # nothing selected: what comes next must not act
             raise StepFailed(f"could not {step.clause!r}: dragging over {found.text[:60]!r} "
                              "selected nothing")  # fmt: skip
+
+    def _text_views(self) -> list[Element]:
+        """Fields holding lines of text as one element (an accessible text view), largest
+        first."""
+        views = [e for e in self.screen.elements if e.kind == "input" and "\n" in e.text
+                 or e.kind == "input" and len(e.text) > 40 and e.box.h > 60]  # fmt: skip
+        return sorted(views, key=lambda e: -e.box.area)
 
     def _wait_for(self, step: Step) -> None:
         state, wanted = self.state, step.target or ""

@@ -123,7 +123,7 @@ def split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 
 _FILLER = (
     r"(?:(?:please|(?:first(?:ly)?|next)(?!\s+(?:name|line|page|field|one|item|row|tab|word))"
-    r"|then|finally|lastly|now|and|after\s+that|(?:find|locate)\s+and)\b[\s,]*)*"
+    r"|then|finally|lastly|now|and|so|after\s+that|(?:find|locate)\s+and)\b[\s,]*)*"
 )
 _CLASSIC_VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"
@@ -195,6 +195,8 @@ def clauses(task: str) -> list[str]:
         ):
             continue  # "Thanks for your help! at the end": the sentence goes on; a label and
             # its colon start one ("… the router. subject: No internet at all")
+        if _SO.match(s[0]) and not STARTS_STEP.match(rest):
+            continue  # "…, so it is saved": why, not a step
         if s["stop"] == "." and _abbreviated(masked[: s.start("stop")]):
             continue  # "Dr. Osei": a title's full stop
         if s["stop"] == ":" and not STARTS_STEP.match(rest):
@@ -210,6 +212,8 @@ def clauses(task: str) -> list[str]:
             continue  # "drag and drop": one verb
         if s["stop"] == ":" and not STARTS_STEP.match(LEADING.sub("", before, count=1)):
             remarks.add(len(cuts))  # "the meeting moved: replace 10am with 11am" says why
+        elif _SO.match(s[0]) and not STARTS_STEP.match(LEADING.sub("", before, count=1)):
+            remarks.add(len(cuts))  # "the item with the green dot is from the market, so …"
         cuts.append(s)
     pieces = []
     subject = None  # what a remark before a colon was about ("the kids' room is chilly:")
@@ -232,7 +236,10 @@ def clauses(task: str) -> list[str]:
     return _with_scopes(_shared_objects(pieces))
 
 
-_SAID_OF = re.compile(r"(?P<subject>.+?)\s+(?:is|are|was|were|seems|feels|looks)\b", re.I)
+_SAID_OF = re.compile(
+    r"(?P<subject>.+?)\s+(?:is|are|was|were|seems|feels|looks|comes|come|goes|belongs)\b", re.I
+)
+_SO = re.compile(r"\s*,\s*so\b", re.I)
 _MIND_CHANGED = re.compile(
     r"(?:i|we)(?:'ve| have)? changed (?:my|our) minds? (?:about|on) (?P<subject>.+)", re.I
 )

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 
 from clickwright.agent.dates import date_in, month, months_in, parse_date, same_day
 from clickwright.agent.lexicon import lexicon, words_of
-from clickwright.parsers.colours import colour_of, palette
+from clickwright.parsers.colours import colour_of, flat_fill, palette
 from clickwright.parsers.links import is_link
 from clickwright.parsers.shapes import SHAPE_NAMES
 from clickwright.text import normalize, text_similarity
@@ -204,8 +204,9 @@ def _by_colour(
     for c in pool:
         if (rgb := _coloured(screen, c.element, name, shades)) is not None:
             away = palette().distance(rgb, name)
-            why = f"{c.why}, {name} ({away:.0f} away)"
-            found.append(replace(c, score=c.score - away / 5, why=why))
+            flat = c.element.kind != "text" and flat_fill(screen.frame.pixels, c.element.box)
+            why = f"{c.why}, {name} ({away:.0f} away{', filled' if flat else ''})"
+            found.append(replace(c, score=c.score - away / 5 + 6 * bool(flat), why=why))
     kept: list[Candidate] = []
     for c in sorted(found, key=lambda c: (-c.score, c.element.id)):
         if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):

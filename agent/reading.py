@@ -497,7 +497,7 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
         if (nth := lex.ordinal(slot("nth") or tail[0])) is None:
             return None
         return [Step("drag", clause, target=what, where="position", nth=nth)]
-    if end := next((_ENDS[w] for w in tail[:4] if w in _ENDS), None):
+    if end := next((_ENDS[w] for w in tail[:5] if w in _ENDS), None):
         return [Step("drag", clause, target=what, where="position", nth=end)]
     if side := next((_BESIDE[w] for w in tail[:7] if w in _BESIDE), None):
         return [Step("drag", clause, target=what, where=side, destination=dest)]

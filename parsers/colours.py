@@ -17,7 +17,7 @@ import numpy as np
 
 from clickwright.types import Box
 
-__all__ = ["Palette", "colour_of", "palette"]
+__all__ = ["Palette", "colour_of", "flat_fill", "palette"]
 
 RGB = tuple[int, int, int]
 
@@ -102,12 +102,8 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
     x1, y1 = min(box.right, width), min(box.bottom, height)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    inset = max(1, min(x1 - x0, y1 - y0) // 6)
-    inside = pixels[y0 + inset : y1 - inset, x0 + inset : x1 - inset, :3].reshape(-1, 3)
-    if not text and inside.size:
-        mode, share = _commonest(inside)
-        if share >= FLAT:
-            return mode
+    if not text and (fill := flat_fill(pixels, box)) is not None:
+        return fill
     page = _around(pixels, Box(x0, y0, x1 - x0, y1 - y0))
     crop = pixels[y0:y1, x0:x1, :3].reshape(-1, 3).astype(float)
     lab = _lab(crop)
@@ -116,6 +112,19 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
         return None
     ink = crop[far >= 0.6 * far.max()]  # not the lighter edge pixels that smoothing blends
     return _commonest(ink.astype(np.uint8))[0]
+
+
+def flat_fill(pixels: np.ndarray, box: Box) -> RGB | None:
+    """The one colour most of `box`'s inside is (a swatch, a filled button), else None."""
+    height, width = pixels.shape[:2]
+    x0, y0 = max(box.x, 0), max(box.y, 0)
+    x1, y1 = min(box.right, width), min(box.bottom, height)
+    inset = max(1, min(x1 - x0, y1 - y0) // 6)
+    inside = pixels[y0 + inset : y1 - inset, x0 + inset : x1 - inset, :3].reshape(-1, 3)
+    if not inside.size:
+        return None
+    mode, share = _commonest(inside)
+    return mode if share >= FLAT else None
 
 
 def _around(pixels: np.ndarray, box: Box) -> RGB:

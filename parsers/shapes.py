@@ -73,19 +73,27 @@ def _page_colour(rgb: np.ndarray) -> tuple[int, int, int]:
 
 def _taken(element: Element, box: Box) -> bool:
     """Whether `box` is part of what an element shows (its text, its outline): any element
-    but a large holder (a card, a list row) that `box` sits inside or overlaps."""
+    it overlaps but a large holder (a card, a list row) or one far wider than it."""
     other = element.box
     holder = element.kind in ("container", "list_item") and other.area > 4 * box.area
-    if holder:
-        return False
+    if holder or other.w > 2 * box.w:
+        return False  # a card round it, or a text read across a row of them
     overlap_w = min(other.right, box.right) - max(other.x, box.x)
     overlap_h = min(other.bottom, box.bottom) - max(other.y, box.y)
     return overlap_w > 0 and overlap_h > 0
 
 
 def _form(mask: np.ndarray) -> str | None:
-    """Triangle, square, rectangle or circle by the outline's corners and roundness; None for
-    any other outline."""
+    """Triangle, square, rectangle or circle (less specks touching it only by a corner): three
+    corners; flat sides along its box (a square's, rounded or not, fill most of each side; a
+    circle only touches them); else round. None for any other outline."""
+    count, parts = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    sizes = np.bincount(parts.ravel(), minlength=count)[1:]
+    core = parts == 1 + int(np.argmax(sizes)) if count > 1 else mask
+    rows, columns = np.flatnonzero(core.any(axis=1)), np.flatnonzero(core.any(axis=0))
+    if rows.size < 3 or columns.size < 3:
+        return None  # a stroke, not a shape
+    mask = core[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1].astype(bool)
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
@@ -94,12 +102,12 @@ def _form(mask: np.ndarray) -> str | None:
     area = cv2.contourArea(outline)
     if perimeter == 0 or area == 0:
         return None
-    corners = len(cv2.approxPolyDP(outline, 0.04 * perimeter, True))
-    h, w = mask.shape
-    if corners == 3:
+    if len(cv2.approxPolyDP(outline, 0.04 * perimeter, True)) == 3:
         return "triangle"
-    if corners == 4 and area >= 0.8 * w * h:
+    h, w = mask.shape
+    sides = min(mask[0].mean(), mask[-1].mean(), mask[:, 0].mean(), mask[:, -1].mean())
+    if sides >= 0.5 and mask.mean() >= 0.7:
         return "square" if 0.8 <= w / h <= 1.25 else "rectangle"
-    if 4 * np.pi * area / perimeter**2 >= 0.8:
+    if 4 * np.pi * area / perimeter**2 >= 0.75:
         return "circle"
     return None
