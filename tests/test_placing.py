@@ -78,8 +78,10 @@ def test_a_grid_of_photos_is_one_list_in_reading_order():
     titles = ["Lake", "Dog", "Sunset", "Cake", "Forest", "Beach", "Cat", "Bike"]
     grid = Screen(
         FRAME,
-        tuple(el(i, t, (30 + 180 * (i % 4), 140 + 170 * (i // 4), 9 * len(t), 18))
-              for i, t in enumerate(titles)),  # fmt: skip
+        tuple(
+            el(i, t, (30 + 180 * (i % 4), 140 + 170 * (i // 4), 9 * len(t), 18))
+            for i, t in enumerate(titles)
+        ),  # fmt: skip
     )
     items, axis = list_around(grid, grid.elements[2])
     assert [e.text for e in items] == titles and axis == 0
