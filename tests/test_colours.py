@@ -107,3 +107,22 @@ def test_the_item_is_the_shape_drawn_when_nothing_else_is_named():
     screen = Screen(Frame(pixels), tuple(elements))
     assert [c.element.name for c in rank(screen, "item")] == ["yellow triangle"]
     assert rank(screen, "triangle")[0].element.name == "yellow triangle"
+
+
+def test_a_row_is_found_by_the_colour_of_its_dot_and_rounded_swatches_are_shapes():
+    pixels = page((300, 500))
+    rows = []
+    for i, (word, fill) in enumerate((("Milk", (220, 38, 38)), ("Tomatoes", (34, 197, 94)))):
+        y = 40 + 40 * i
+        cv2.circle(pixels, (30, y + 8), 9, fill, -1)
+        rows.append(Element(i, Box(50, y, 80, 16), "text", word))
+    # a rounded swatch with a speck touching its corner
+    cv2.rectangle(pixels, (300, 40), (334, 74), (30, 58, 138), -1)
+    pixels[40:43, 300:303] = 255
+    pixels[39, 299] = (30, 58, 138)
+    elements = with_shapes(pixels, rows)
+    screen = Screen(Frame(pixels), tuple(elements))
+    found = rank(screen, "item with the green dot")
+    assert found and found[0].element.text == "Tomatoes"
+    assert "dark blue square" in [e.name for e in elements]
+    assert rank(screen, "dark blue swatch")[0].element.name == "dark blue square"

@@ -535,3 +535,8 @@ def test_a_step_on_the_post_by_someone_acts_in_that_post():
     assert said == [("click", "Retweet", "button", "@lacus")]
     assert interpret("click Like on the comment from Ann")[0].scope == "Ann"
     assert interpret("delete the email from Bob")[0].scope is None  # the email is the target
+
+
+def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
+    task = "The item with the green dot comes from the market, so drag it down to the very bottom"
+    assert steps(task) == [S("drag", "item with the green dot", where="position", nth=-1)]
