@@ -355,7 +355,8 @@ def _build(
                 down = "up|down" in literal_words and toks[c.slots["what"][1]].word == "down"
                 lowering = lex.longest(lex.lowering, [t.word for t in toks], start) > 0
                 by = "down" if down or (lowering and "up|down" not in literal_words) else "up"
-            return [Step("set", clause, target=_referent(what, after), text=value, where=by)]
+            target = _referent(_strip_kind(what), after)  # "the brightness slider": Brightness
+            return [Step("set", clause, target=target, text=value, where=by)]
         case "type" if "value2" in c.slots:  # "use Ana as first name and Lima as surname"
             pairs = ((slot("value"), slot("what")), (slot("value2"), slot("what2")))
             if any(t.word in ("in", "into") for t in toks) and not all(
@@ -493,6 +494,8 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
     what, dest = slot("what"), slot("dest")
     tail = [t.word for t in toks[c.slots["what"][1] :]]
     lex = lexicon()
+    if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
+        return [Step("set", clause, target=_strip_kind(what), text=dest)]  # "the slider up to 40"
     if "nth" in c.slots or lex.ordinal(tail[0]) is not None:
         if (nth := lex.ordinal(slot("nth") or tail[0])) is None:
             return None
@@ -509,8 +512,6 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
         return [Step("drag", clause, target=what, direction=towards, amount=amount)]
     if verb.lower() in ("put", "place") and not set(words_of(dest)) & lex.drag_containers:
         return None  # "put 7 in B3": a value's place, the typing verbs'
-    if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
-        return [Step("set", clause, target=what, text=dest)]  # "move the slider to 40"
     return [Step("drag", clause, target=what, destination=dest)]
 
 
@@ -611,7 +612,7 @@ def place(words: str) -> str | None:
 
 
 _KIND_NOUNS = ("option", "setting", "checkbox", "check box", "box", "field", "button", "entry",
-               "switch", "toggle", "tab", "item")  # fmt: skip
+               "switch", "toggle", "tab", "item", "slider", "scale")  # fmt: skip
 
 
 def _strip_kind(target: str) -> str:

@@ -64,6 +64,11 @@ class Palette:
         best = self.distance(rgb, self.nearest(rgb))
         return self.distance(rgb, name) <= max(LENIENT * best, best + 10)
 
+    @staticmethod
+    def hue_of(rgb: RGB) -> bool:
+        """Whether `rgb` has a hue at all (not white, grey or black)."""
+        return _hue(rgb)[1] >= GREYISH
+
     def shade_of(self, rgb: RGB, name: str) -> bool:
         """Whether `rgb` is a shade of `name` (a light or dark red for "red"): of the hues the
         palette names, its own is nearest `name`'s; for the hueless names, no hue at all."""

@@ -1,6 +1,6 @@
-"""Shapes drawn on a page (a canvas or SVG circle, a coloured square, a triangle to drag): flat
-filled blobs of one colour that no other parser took, named by colour and form ("yellow
-triangle") so a task can say "the item", "the red circle" or "the blue square".
+"""Shapes drawn on a page (a canvas or SVG circle, a colour swatch, a triangle to drag): flat
+regions of one colour that no other parser took, named by colour and form ("yellow
+triangle") so a task can say "the item", "the red circle" or "the pink one".
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from clickwright.parsers.colours import colour_of, palette
+from clickwright.parsers.colours import flat_fill, palette
 from clickwright.types import Box, Element
 
 __all__ = ["SHAPE_NAMES", "with_shapes"]
@@ -21,34 +21,43 @@ FILLED = 0.35
 """Least share of its bounding box a shape covers (a triangle covers half)."""
 FLAT = 0.7
 """Least share of a shape's pixels in its one colour."""
-UNLIKE_PAGE = 60
-"""Summed RGB difference from the page colour that makes a pixel part of something drawn."""
+EDGE = 24
+"""Summed RGB step between neighbouring pixels that bounds a flat region."""
 SHAPE_NAMES = ("triangle", "square", "rectangle", "circle")
 
 
 def with_shapes(pixels: np.ndarray, elements: list[Element]) -> list[Element]:
     """`elements` and the shapes drawn outside them, each an icon named by colour and form.
-    Blobs are found at half resolution (a quarter of the pixels to label)."""
-    rgb = pixels[:, :, :3]
-    page = _page_colour(rgb)
-    half = rgb[::2, ::2]
-    unlike = np.abs(half.astype(np.int16) - np.array(page, np.int16)).sum(axis=2) > UNLIKE_PAGE
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(unlike.astype(np.uint8), 8)
+
+    A shape is a region of one flat colour bounded by edges (its own outline, the page, the
+    thin border between two swatches), so it is found on any background. Regions are found at
+    half resolution (a quarter of the pixels to label)."""
+    half = pixels[::2, ::2, :3].astype(np.int16)
+    if min(half.shape[:2]) < SIDE[0] // 2:
+        return elements  # no room for a shape (and OpenCV crashes on an empty image)
+    step_x = np.abs(np.diff(half, axis=1)).sum(axis=2) > EDGE
+    step_y = np.abs(np.diff(half, axis=0)).sum(axis=2) > EDGE
+    edge = np.zeros(half.shape[:2], bool)
+    edge[:, 1:] |= step_x
+    edge[:, :-1] |= step_x
+    edge[1:] |= step_y
+    edge[:-1] |= step_y
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((~edge).astype(np.uint8), 4)
     low, high = SIDE
     shapes = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
-        if not (low <= 2 * w <= high and low <= 2 * h <= high) or area < FILLED * w * h:
+        if not (low <= 2 * w + 2 <= high and low <= 2 * h + 2 <= high) or area < FILLED * w * h:
             continue
-        box = Box(2 * x, 2 * y, 2 * w, 2 * h)
+        box = Box(2 * x - 1, 2 * y - 1, 2 * w + 2, 2 * h + 2)  # with the edge round it
         if any(_taken(e, box) for e in elements):
             continue
         mask = labels[y : y + h, x : x + w] == label
         form = _form(mask)
         if form is None or not _flat(half[y : y + h, x : x + w][mask]):
-            continue  # a picture or a glyph, not a shape drawn in one colour
-        colour = colour_of(pixels, box)
-        if colour is not None:
+            continue  # a picture, not a shape drawn in one colour
+        colour = flat_fill(pixels, box)
+        if colour is not None and palette().hue_of(colour):  # white, grey, black: a panel
             name = f"{palette().nearest(colour)} {form}"
             shapes.append(Element(0, box, "icon", "", "widgets", 0.5, True, name))
     return [*elements, *(replace(s, id=len(elements) + i) for i, s in enumerate(shapes))]
@@ -58,17 +67,6 @@ def _flat(colours: np.ndarray) -> bool:
     """Whether most of a blob is one colour (its edge pixels blend into the page)."""
     spread = np.abs(colours.astype(np.int16) - np.median(colours, axis=0)).sum(axis=1)
     return bool((spread <= 30).mean() >= FLAT)
-
-
-def _page_colour(rgb: np.ndarray) -> tuple[int, int, int]:
-    """The commonest colour of the frame, sampled every fourth pixel."""
-    sample = rgb[::4, ::4].reshape(-1, 3)
-    keys = (
-        (sample[:, 0].astype(np.int32) << 16) | (sample[:, 1].astype(np.int32) << 8) | sample[:, 2]
-    )
-    values, counts = np.unique(keys, return_counts=True)
-    key = int(values[np.argmax(counts)])
-    return key >> 16, (key >> 8) & 255, key & 255
 
 
 def _taken(element: Element, box: Box) -> bool:

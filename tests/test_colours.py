@@ -126,3 +126,16 @@ def test_a_row_is_found_by_the_colour_of_its_dot_and_rounded_swatches_are_shapes
     assert found and found[0].element.text == "Tomatoes"
     assert "dark blue square" in [e.name for e in elements]
     assert rank(screen, "dark blue swatch")[0].element.name == "dark blue square"
+
+
+def test_a_palette_of_swatches_with_thin_borders_on_any_background():
+    pixels = np.zeros((120, 300, 3), np.uint8)  # a dark desktop round a dialog
+    pixels[10:110, 10:290] = (245, 245, 245)
+    fills = [(0, 0, 0), (255, 0, 0), (255, 192, 203), (0, 128, 0), (255, 255, 0)]
+    for i, fill in enumerate(fills):
+        x = 40 + 23 * i
+        pixels[40:63, x : x + 23] = (150, 150, 150)  # a shared one-pixel border
+        pixels[41:62, x + 1 : x + 22] = fill
+    names = [e.name for e in with_shapes(pixels, [])]
+    assert names == ["red square", "pink square", "green square", "yellow square"]  # black: no hue
+    assert with_shapes(np.zeros((0, 0, 3), np.uint8), []) == []
