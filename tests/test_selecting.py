@@ -45,7 +45,7 @@ def test_a_sentence_a_line_a_word_and_given_words():
     assert span(PAGE, "word", -1, "", TASK).text == "aliquet"
     words = span(PAGE, None, None, "DUIS  facilisis", TASK)
     assert words is not None and words.text == "Duis facilisis"
-    assert words.start[0] == 10 + 8 * 15 + 2 and words.end[0] == 10 + 8 * 29 + 12  # a line end
+    assert words.start[0] == 10 + 8 * 15 and words.end[0] == 10 + 8 * 29 + 12  # no ink: as placed
     assert span(PAGE, None, None, "not there", TASK) is None
 
 

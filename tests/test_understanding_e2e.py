@@ -356,3 +356,25 @@ def test_words_are_selected_with_the_pointer_and_then_acted_on(world):
     got = run(world, "mousepad todo.txt", "select the second line and delete it, then save",
               files={"todo.txt": "buy milk\ncall the dentist\nwater the plants\n"})  # fmt: skip
     assert (world.home / "todo.txt").read_text() == "buy milk\n\nwater the plants\n", got.said
+
+
+def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
+    """Chromium at device scale 1: a rich-text note whose toolbar bolds or comments on the
+    selection; the page puts what it bolded and commented on in its title."""
+    page = ROOT / "tests" / "fixtures" / "notes.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-notes file://{page}")  # fmt: skip
+    task = (
+        "highlight the second sentence and make it bold, then select the word 'Oslo' and "
+        "click Comment"
+    )
+    got = run(world, command, task)
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "bold: Anna will send the urgent figures before lunch. ; comment: Oslo" in title, (
+        title,
+        got.said,
+    )
