@@ -126,8 +126,26 @@ def rank(
     opened); `near` prefers elements close to a box (the option under an opened combo box);
     texts that merely repeat the task `echo_of` are never candidates.
     """
-    if (colour := palette().name_in(description)) is not None:
-        return _by_colour(screen, description, colour, kind, echo_of)
+    found = _by_words(screen, description, kind, new_since, near, echo_of)
+    if (colour := palette().name_in(description)) is None or any(
+        text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
+    ):
+        return found  # "select Purple": an option's label, not a colour to look for
+    return _by_colour(screen, description, colour, kind, echo_of) or found
+
+
+SAID_AS_IS = 90.0
+"""Similarity at which a colour's words are an element's own text ("Purple", "Red team")."""
+
+
+def _by_words(
+    screen: Screen,
+    description: str,
+    kind: str | None,
+    new_since: Screen | None,
+    near: Box | None,
+    echo_of: str,
+) -> list[Candidate]:
     echo_of = normalize(echo_of)
     old_texts = {normalize(t) for t in new_since.texts()} if new_since is not None else set()
     scored: list[Candidate] = []

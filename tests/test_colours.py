@@ -139,3 +139,13 @@ def test_a_palette_of_swatches_with_thin_borders_on_any_background():
     names = [e.name for e in with_shapes(pixels, [])]
     assert names == ["red square", "pink square", "green square", "yellow square"]  # black: no hue
     assert with_shapes(np.zeros((0, 0, 3), np.uint8), []) == []
+
+
+def test_a_colour_that_is_an_options_own_label_is_found_by_its_text():
+    pixels = page()
+    swatch(pixels, Box(20, 20, 40, 40), (128, 0, 128))
+    options = (Element(0, Box(100, 20, 60, 18), "list_item", "Purple", interactive=True),
+               Element(1, Box(20, 20, 40, 40), "icon", interactive=True))  # fmt: skip
+    screen = Screen(Frame(pixels), options)
+    assert rank(screen, "Purple")[0].element.text == "Purple"
+    assert rank(screen, "the purple swatch")[0].element.id == 1
