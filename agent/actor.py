@@ -827,11 +827,8 @@ class OfflineActor:
                 return drop.box.center
             point = placing.nth_place(self.screen, c.element, step.nth or 1)
             if point is None:
-                items, _ = placing.list_around(self.screen, c.element)
                 raise StepFailed(
                     f"could not {step.clause!r}: '{c.element.text}' is in no list I can see"
-                    if not items
-                    else f"could not {step.clause!r}: '{c.element.text}' is there already"
                 )
             return point
 
@@ -839,11 +836,11 @@ class OfflineActor:
             to = end(c)
             return Drag(source=_by_id(c), to=Target(point=to)), c.element.box.center, to, CHANGE
 
-        if not self._best(step.target or "", step.kind) and (
-            row := row_by_extreme(self.screen, step.target or "")
-        ):
+        at = self._best(step.target or "", step.kind)
+        if at is None and (row := row_by_extreme(self.screen, step.target or "")):
             step = replace(step, target=row)  # "the most expensive thing"
-        if step.where == "position" and (at := self._best(step.target or "", step.kind)):
+            at = self._best(row, step.kind)
+        if step.where == "position" and at is not None:
             items, _ = placing.list_around(self.screen, at.element)
             if items and placing.nth_place(self.screen, at.element, step.nth or 1) is None:
                 self.record_noop(step, f"'{at.element.text}' is in that place already")
@@ -877,8 +874,8 @@ class OfflineActor:
     def _text_views(self) -> list[Element]:
         """Fields holding lines of text as one element (an accessible text view), largest
         first."""
-        views = [e for e in self.screen.elements if e.kind == "input" and "\n" in e.text
-                 or e.kind == "input" and len(e.text) > 40 and e.box.h > 60]  # fmt: skip
+        views = [e for e in self.screen.elements if e.kind == "input"
+                 and ("\n" in e.text or len(e.text) > 40 and e.box.h > 60)]  # fmt: skip
         return sorted(views, key=lambda e: -e.box.area)
 
     def _wait_for(self, step: Step) -> None:

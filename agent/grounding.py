@@ -212,19 +212,21 @@ def _by_colour(
     shades = any(w in ("shade", "shades") for w in lead)
     rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
     pool = rank(screen, " ".join(rest), kind, echo_of=echo_of) if rest else []
-    if not any(_coloured(screen, c.element, name, shades) for c in pool):
+    seen = [(c, _coloured(screen, c.element, name, shades)) for c in pool]
+    if not any(rgb for _, (rgb, _) in seen):
         big = screen.frame.size[0] * screen.frame.size[1] / 4
-        pool = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive, "")
-                for e in screen.elements if e.box.area < big
-                and not (echo_of and e.kind in ECHO_KINDS
-                         and echoes(e.text, normalize(echo_of), description))]  # fmt: skip
+        task = normalize(echo_of)
+        anything = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive, "")
+                    for e in screen.elements if e.box.area < big
+                    and not (task and e.kind in ECHO_KINDS
+                             and echoes(e.text, task, description))]  # fmt: skip
+        seen = [(c, _coloured(screen, c.element, name, shades)) for c in anything]
     found: list[Candidate] = []
-    for c in pool:
-        if (rgb := _coloured(screen, c.element, name, shades)) is not None:
+    for c, (rgb, filled) in seen:
+        if rgb is not None:
             away = palette().distance(rgb, name)
-            flat = c.element.kind != "text" and flat_fill(screen.frame.pixels, c.element.box)
-            why = f"{c.why}, {name} ({away:.0f} away{', filled' if flat else ''})"
-            found.append(replace(c, score=c.score - away / 5 + 6 * bool(flat), why=why))
+            why = f"{c.why}, {name} ({away:.0f} away{', filled' if filled else ''})"
+            found.append(replace(c, score=c.score - away / 5 + 6 * filled, why=why))
     kept: list[Candidate] = []
     for c in sorted(found, key=lambda c: (-c.score, c.element.id)):
         if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):
@@ -234,13 +236,16 @@ def _by_colour(
 
 def _coloured(
     screen: Screen, element: Element, name: str, shades: bool
-) -> tuple[int, int, int] | None:
-    """`element`'s colour when a person would call it `name` (or a shade of it), else None."""
-    rgb = colour_of(screen.frame.pixels, element.box, text=element.kind == "text")
+) -> tuple[tuple[int, int, int] | None, bool]:
+    """`element`'s colour when a person would call it `name` (or a shade of it), else None;
+    and whether it is a fill (a swatch, a button) rather than a word's ink."""
+    pixels, box = screen.frame.pixels, element.box
+    fill = None if element.kind == "text" else flat_fill(pixels, box)
+    rgb = fill or colour_of(pixels, box, text=True)
     colours = palette()
     if rgb is None or not (colours.shade_of(rgb, name) if shades else colours.called(rgb, name)):
-        return None
-    return rgb
+        return None, False
+    return rgb, fill is not None
 
 
 def _owner(screen: Screen, mark: Element) -> Element | None:

@@ -102,15 +102,13 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
     """The colour `box` shows: its fill when most of its inside is one colour (not for a
     `text`, whose fill is the page), else its ink, the commonest colour unlike the page
     around it. None when the box shows nothing but the page."""
-    height, width = pixels.shape[:2]
-    x0, y0 = max(box.x, 0), max(box.y, 0)
-    x1, y1 = min(box.right, width), min(box.bottom, height)
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    seen = _on_frame(pixels, box)
+    if seen is None:
         return None
-    if not text and (fill := flat_fill(pixels, box)) is not None:
+    if not text and (fill := flat_fill(pixels, seen)) is not None:
         return fill
-    page = _around(pixels, Box(x0, y0, x1 - x0, y1 - y0))
-    crop = pixels[y0:y1, x0:x1, :3].reshape(-1, 3).astype(float)
+    page = _around(pixels, seen)
+    crop = pixels[seen.y : seen.bottom, seen.x : seen.right, :3].reshape(-1, 3).astype(float)
     lab = _lab(crop)
     far = np.linalg.norm(lab - _lab(np.array([page], float))[0], axis=1)
     if far.max() < 3 * NEAR:
@@ -121,15 +119,23 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
 
 def flat_fill(pixels: np.ndarray, box: Box) -> RGB | None:
     """The one colour most of `box`'s inside is (a swatch, a filled button), else None."""
+    seen = _on_frame(pixels, box)
+    if seen is None:
+        return None
+    inset = max(1, min(seen.w, seen.h) // 6)
+    inside = pixels[seen.y + inset : seen.bottom - inset, seen.x + inset : seen.right - inset, :3]
+    if not inside.size:
+        return None
+    mode, share = _commonest(inside.reshape(-1, 3))
+    return mode if share >= FLAT else None
+
+
+def _on_frame(pixels: np.ndarray, box: Box) -> Box | None:
+    """The part of `box` inside the frame; None when less than 2 pixels either way."""
     height, width = pixels.shape[:2]
     x0, y0 = max(box.x, 0), max(box.y, 0)
     x1, y1 = min(box.right, width), min(box.bottom, height)
-    inset = max(1, min(x1 - x0, y1 - y0) // 6)
-    inside = pixels[y0 + inset : y1 - inset, x0 + inset : x1 - inset, :3].reshape(-1, 3)
-    if not inside.size:
-        return None
-    mode, share = _commonest(inside)
-    return mode if share >= FLAT else None
+    return Box(x0, y0, x1 - x0, y1 - y0) if x1 - x0 >= 2 and y1 - y0 >= 2 else None
 
 
 def _around(pixels: np.ndarray, box: Box) -> RGB:
