@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from clickwright.agent import editing, placing, selecting, setting
+from clickwright.agent import clipping, editing, passages, placing, selecting, setting
 from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.dates import parse_date
@@ -607,6 +607,15 @@ class OfflineActor:
     def _delete(self, step: Step) -> None:
         editing.delete(self, step)
 
+    def _cut(self, step: Step) -> None:
+        clipping.take(self, step, cut=True)
+
+    def _copy(self, step: Step) -> None:
+        clipping.take(self, step, cut=False)
+
+    def _paste(self, step: Step) -> None:
+        clipping.paste(self, step)
+
     def _save(self, step: Step) -> None:
         editing.save(self, step)
 
@@ -810,7 +819,10 @@ class OfflineActor:
         )
 
     def _drag(self, step: Step) -> None:
-        """Onto the element named, beside it, to a place in the list, or along a direction."""
+        """Onto the element named, beside it, to a place in the list, or along a direction; a
+        line or paragraph of an editor's text is moved in the text."""
+        if clipping.move(self, step):
+            return
         drop = None
         if step.destination:
             found = self._best(step.destination, None)
@@ -850,17 +862,22 @@ class OfflineActor:
     def _highlight(self, step: Step) -> None:
         """A press before the first character and a release after the last, as a person
         selects words."""
-        what = repr(step.target) if step.target else step.where or "text"
-        found = selecting.span(self.screen, step.where, step.nth, step.target or "",
-                               self.state.task)  # fmt: skip
+        passage, task = passages.read(step.target or ""), self.state.task
+        found = selecting.span(self.screen, passage, task)
+        if found is None and self.reveal(  # below the fold: scrolled to
+            step, step.target or "", "list",
+            found=lambda: selecting.span(self.screen, passage, task) is not None,
+        ):  # fmt: skip
+            found = selecting.span(self.screen, passage, task)
         for area in [] if found else self._text_views():  # its lines are one element
             lines = tuple(Element(i, t.box, "text", t.text)
                           for i, t in enumerate(self.read_lines(area.box)))  # fmt: skip
             read = Screen(self.screen.frame, lines)
-            if found := selecting.span(read, step.where, step.nth, step.target or "", ""):
+            if found := selecting.span(read, passage):
                 break
         if found is None:
-            failure = StepFailed(f"could not {step.clause!r}: the screen shows no {what} to select")
+            failure = StepFailed(f"could not {step.clause!r}: the screen shows no "
+                                 f"{step.target or 'text'} to select")  # fmt: skip
             self._record_failure(step, self.screen, str(failure))
             raise failure
         thought = f"selecting {found.text[:60]!r}"

@@ -35,6 +35,10 @@ Verb = Literal[
     "drag",
     "highlight",  # select the words `target` with the pointer, or the `nth` `where` (word,
     # sentence, line, paragraph) of the screen's text
+    "cut",  # the passage `target` names (a line, a value, words), kept for a paste
+    "copy",
+    "paste",  # what was cut or copied, at `where` (start, end, before or after `target`, or
+    # the caret)
     "wait_for",
     # read against the screen when the step's turn comes (agent/reading.py):
     "intent",  # the button that means `text` (affirm, decline, …); `target` the topic
@@ -345,8 +349,11 @@ def _with_scopes(pieces: list[str]) -> list[str]:
     glued: list[str] = []
     pending = ""
     for piece in pieces:
-        first = piece.split(None, 1)[0].lower() if piece.split() else ""
-        if first in openers and not STARTS_STEP.search(mask(piece)) and piece != pieces[-1]:
+        first, *rest = piece.split() or [""]
+        said = mask(" ".join(rest)).split()  # a verb, but not a place's last noun ("my list")
+        verbs = any(STARTS_STEP.match(" ".join(said[i:])) for i in range(len(said) - 1))
+        place = not verbs and not re.search(r"\s(?:and|then)\s", piece)
+        if first.lower() in openers and place and piece != pieces[-1]:
             pending = f"{pending}{piece}, "
             continue
         glued.append(pending + piece)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
+from clickwright.agent import passages
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation
 from clickwright.agent.executor import CHANGE
@@ -90,7 +91,10 @@ def _text_area(screen: Screen) -> Element | None:
 def document(actor: OfflineActor, step: Step) -> str | None:
     """The editor's text, exactly, or None where it cannot be read (no clipboard on the
     device, an empty editor, the focus somewhere the copy does not reach)."""
-    if actor.state.device.clipboard() is None:
+    state = actor.state
+    if state.memory.document is not None and state.memory.document[0] == state.log.steps:
+        return state.memory.document[1]  # as the run left it a moment ago
+    if state.device.clipboard() is None:
         return None
     shown = actor.screen  # before the selection's highlight, which OCR reads worse
     text = _copied(actor, step)
@@ -104,11 +108,13 @@ def document(actor: OfflineActor, step: Step) -> str | None:
     return text if text is not None and _shows(shown, text) else None
 
 
-def rewrite(actor: OfflineActor, step: Step, edit: Edit, missing: str) -> bool:
+def rewrite(
+    actor: OfflineActor, step: Step, edit: Edit, missing: str, before: str | None = None
+) -> bool:
     """Change the editor's text by `edit` in one paste and check it by reading it back. False
     where the text cannot be read (the caller works from the pixels instead); `missing` is
-    the failure when the edit finds nothing to change."""
-    before = document(actor, step)
+    the failure when the edit finds nothing to change; `before`: the text just read."""
+    before = before if before is not None else document(actor, step)
     if before is None or len(before) > MAX_DOCUMENT:
         return False
     after = edit(before)
@@ -125,7 +131,13 @@ def rewrite(actor: OfflineActor, step: Step, edit: Edit, missing: str) -> bool:
     if got is None or got.rstrip() != after.rstrip():
         raise StepFailed(f"could not {step.clause!r}: the editor did not take the changed text")
     actor.record_noop(step, "the editor holds the changed text")
+    known(actor, got)
     return True
+
+
+def known(actor: OfflineActor, text: str) -> None:
+    """The editor holds `text` now: a step right after this needs not read it again."""
+    actor.state.memory.document = (actor.state.log.steps, text)
 
 
 def _words(words: str) -> re.Pattern[str]:
@@ -535,8 +547,12 @@ def delete(actor: OfflineActor, step: Step) -> None:
         actor.blind(step, Hotkey(keys=("ctrl", "a")), None, CHANGE, "selecting all the text")
         actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
         return
+    passage = passages.read(step.target or "")
     if step.where == "line":
         edit = line_deleted(step.target or "", step.nth)
+    elif passage.named and passage.unit != "word":  # "the last two lines", "both DEBUG lines"
+        edit = lambda text: passages.removed(text, found) if (  # noqa: E731
+            found := passages.find(text, passage)) else None  # fmt: skip
     else:
         words, line = words_deleted(step.target or ""), line_deleted(step.target or "")
         edit = lambda text: words(text) or line(text)  # noqa: E731  # else the line about them

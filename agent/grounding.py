@@ -664,6 +664,8 @@ def is_prose(block: str) -> bool:
     return 2 * block.count(":") <= block.count("\n") + 1
 
 
+HEADING = 1.4
+"""How many times taller one line's letters are than the next's where a heading ends."""
 COLUMN_GAP = 1.0
 """A gap between two texts on a line, in line heights, that parts columns (a monospaced
 word space is over half a height)."""
@@ -690,22 +692,39 @@ def text_blocks(screen: Screen) -> list[list[list[Element]]]:
             above.append(line)
         else:
             blocks.append([line])
-    return [part for block in blocks for part in _paragraphs(block)]
+    pixels = screen.frame.pixels
+    return [part for block in blocks for part in _paragraphs(block, pixels)]
 
 
-def _paragraphs(block: list[list[Element]]) -> list[list[list[Element]]]:
+def _paragraphs(block: list[list[Element]], pixels: np.ndarray) -> list[list[list[Element]]]:
     """A block cut where the gap between two lines is wider than its narrowest by a third of
-    a line: a paragraph's margin, not its leading."""
+    a line (a paragraph's margin, not its leading), or where the letters change size (a
+    heading over its byline or its text)."""
     gaps = [_gap(a, b) for a, b in zip(block, block[1:], strict=False)]
     if not gaps:
         return [block]
     parts, tight = [[block[0]]], min(gaps)
-    for gap, line in zip(gaps, block[1:], strict=True):
-        if gap > tight + line[0].box.h / 3:
+    for gap, above, line in zip(gaps, block[:-1], block[1:], strict=True):
+        low, high = sorted((_letters(above, pixels), _letters(line, pixels)))
+        if gap > tight + line[0].box.h / 3 or high > HEADING * low:
             parts.append([line])
         else:
             parts[-1].append(line)
     return parts
+
+
+def _letters(line: list[Element], pixels: np.ndarray) -> int:
+    """How tall a line's small letters are: the rows most of its ink is in (OCR's box
+    grows with the line's capitals and descenders, a size's small letters do not)."""
+    widest = max(line, key=lambda e: e.box.w).box
+    band = pixels[max(widest.y, 0) : widest.bottom, max(widest.x, 0) : widest.right, :3]
+    if band.size == 0:
+        return widest.h
+    band = band.astype(np.int16)
+    ink = (np.abs(band - np.median(band.reshape(-1, 3), axis=0)).sum(axis=2) > 90).sum(axis=1)
+    if ink.max() == 0:
+        return widest.h
+    return int((ink >= ink.max() / 2).sum())
 
 
 def _holder(holders: list[Element], text: Element) -> int | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
-from clickwright.agent import reading
+from clickwright.agent import passages, reading
 from clickwright.agent.clauses import (
     MASK,
     QUOTED,
@@ -349,7 +349,10 @@ def _scroll(m: _Match) -> list[Step]:
 
 def _drag_ends(step: Step) -> Step:
     """Both ends of a drag named as elements ("the 'Card 1' item": Card 1, a list item); a bare
-    kind stays a word ("the box" is whatever box is there, not a text box)."""
+    kind stays a word ("the box" is whatever box is there, not a text box); a part of a text
+    ("the last line") stays as said, for the text it is in."""
+    if passages.read(step.target or "").unit in passages.WHOLE:
+        return step
     source = _target(step.target or "", step.clause)
     dropped = _target(step.destination, step.clause).name or None if step.destination else None
     if not source.name:
@@ -602,7 +605,8 @@ def interpret(task: str) -> list[Step]:
         steps += read
     if not steps:
         raise TaskError(f"{task.strip()!r} asks for nothing to be done", _HINT)
-    steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])]
+    steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])
+             and not _taken_by_next(s, steps[i + 1 : i + 2])]  # fmt: skip
     steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     for index, step in enumerate(list(steps)):
         if (
@@ -657,6 +661,13 @@ def _answered_by_next(step: Step, rest: list[Step]) -> bool:
     bare = step.verb == "intent" and step.text in ("affirm", "decline")
     answer = set(words_of(step.clause)) <= _ANSWERS
     return bare and answer and bool(rest) and rest[0].verb in ("intent", "label", "delete", "click")
+
+
+def _taken_by_next(step: Step, rest: list[Step]) -> bool:
+    """ "select the two DEBUG lines and delete them": the selecting is the deleting's (which
+    selects what it deletes where it has to)."""
+    return bool(rest) and rest[0].verb in ("delete", "cut", "copy") and bool(rest[0].target) \
+        and rest[0].target == reading.selected("it", step)  # fmt: skip
 
 
 _ANSWERS = frozenset({"yes", "no", "ok", "okay", "sure", "yep", "yeah", "nope", "nah", "please",

@@ -30,6 +30,16 @@ class Turn:
         return f"{self.index}. {self.action}{thought} -> {self.verdict}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Clip:
+    """Text the task cut or copied, and whether it is whole lines (put back on lines of their
+    own) or paragraphs (with a blank line between them and the text)."""
+
+    text: str
+    lines: bool = False
+    paragraphs: bool = False
+
+
 @dataclass
 class Memory:
     screenshots_kept: int = 2
@@ -66,6 +76,11 @@ class Memory:
     values: dict[str, str] = field(default_factory=dict)
     """Values read from the screen for later steps ("the coupon code" -> "SPRING-42"), by
     their name in normalised words."""
+    clip: Clip | None = None
+    """What the last cut or copy took, for the paste after it."""
+    document: tuple[int, str] | None = None
+    """The editor's text as the run last read or left it, and how many steps the run had
+    taken then: read again only once anything else was done."""
 
     def remember_screenshot(self, step: int, pixels: np.ndarray) -> None:
         """Keep the model-sized screenshot the actor saw; only the last few are ever sent."""

@@ -10,10 +10,10 @@ This module reads without a screen (so a task can be refused before any display 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from clickwright.agent.clauses import MASK, QUOTED, Step, mask, unquote
+from clickwright.agent.clauses import MASK, QUOTED, Step, mask
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 from clickwright.errors import ActionError
 from clickwright.types import normalize_key
@@ -88,8 +88,8 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
 _PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
-             "until", "find", "copy", "set", "type", "choose", "drag", "highlight", "form",
-             "delete", "intent", "label", "look")  # fmt: skip
+             "until", "find", "copy", "clip", "paste", "set", "type", "choose", "drag",
+             "highlight", "form", "delete", "intent", "label", "look")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -382,9 +382,20 @@ def _build(
                 soft=not what,
             )
             return [step]  # fmt: skip
-        case "copy":
-            return [Step("type", clause, target=slot("what"), kind="input",
-                         source=slot("value"))]  # fmt: skip
+        case "copy":  # "paste it into Notes": what the step before named
+            source = value_source(slot("value"), after) or slot("value")
+            return [Step("type", clause, target=slot("what"), kind="input", source=source)]
+        case "clip":
+            what = selected(slot("what"), after) or _referent(slot("what"), after)
+            taken = Step("cut" if verb.lower() == "cut" else "copy", clause, target=what)
+            if verb.lower() == "duplicate":
+                return [taken, Step("paste", clause, target=what, where="after")]
+            if where := _pasted_at(toks, c):  # "copy the first line to the end"
+                return [taken, Step("paste", clause, target=slot("anchor") or None, where=where)]
+            return [taken]
+        case "paste":
+            return [Step("paste", clause, target=slot("anchor") or None,
+                         where=_pasted_at(toks, c))]  # fmt: skip
         case "find":
             target, places = slot("target"), slot("places")
             kind = place(places) if places else None
@@ -420,6 +431,9 @@ def _build(
         case "compute":
             expression = arithmetic(clause, toks, start + c.verb_words, verb)
             return [Step("compute", clause, text=expression)] if expression else None
+        case "insert" if is_pronoun(slot("text")) and after and after.verb in ("cut", "copy"):
+            tail = [t.word for t in toks[c.slots["text"][1] :]]
+            return _pasted(clause, tail, slot("anchor") or slot("before"))  # "add it at the end"
         case "insert":
             text, anchor_words = slot("text"), slot("anchor").lower().split()
             source = value_source(text, after) if text else None
@@ -462,11 +476,11 @@ def _build(
                                "", items[-1], flags=re.I)  # fmt: skip  # "… to the shopping list"
             return [Step("lines", clause, text="\n".join(items))]
         case "drag":
-            return _dragged(clause, toks, said, verb)
+            return _dragged(clause, toks, said, verb, after)
         case "highlight":
-            return _highlighted(clause, toks, c, verb, slot)
+            return _highlighted(clause, toks, c, verb, start)
         case "delete":
-            return [Step("delete", clause, target=slot("what"))]
+            return [Step("delete", clause, target=selected(slot("what"), after) or slot("what"))]
         case "label":
             return [Step("label", clause, text=verb, target=slot("what") or None)]
         case "look":
@@ -474,6 +488,26 @@ def _build(
     return None
 
 
+def _pasted(clause: str, tail: Sequence[str], anchor: str) -> list[Step] | None:
+    """What was cut or copied, put where the words after "it" say."""
+    where = next((w for w, words in _PASTED_AT if words & set(tail[:4])), None)
+    if where is None:
+        return None
+    return [Step("paste", clause, target=anchor or None if where in ("after", "before") else None,
+                 where=where)]  # fmt: skip
+
+
+def _pasted_at(toks: Sequence[Token], c: _Candidate) -> str | None:
+    """Where a paste goes by the words outside the frame's slots: "after" or "before" its
+    anchor, the text's "start" or "end"; None: at the caret."""
+    inside = {i for a, b in c.slots.values() for i in range(a, b)}
+    said = {t.word for i, t in enumerate(toks) if i not in inside}
+    return next((w for w, words in _PASTED_AT if words & said), None)
+
+
+_PASTED_AT = (("after", {"after", "below", "under", "beneath", "underneath"}),
+              ("before", {"before", "above", "over"}), ("start", {"top", "start", "beginning"}),
+              ("end", {"end", "bottom"}))  # fmt: skip
 _TOWARDS = {"left": "left", "leftwards": "left", "right": "right", "rightwards": "right",
             "up": "up", "upwards": "up", "down": "down", "downwards": "down"}  # fmt: skip
 _ENDS = {"top": 1, "start": 1, "front": 1, "beginning": 1, "bottom": -1, "end": -1, "back": -1}
@@ -483,7 +517,9 @@ _BESIDE = {"above": "before", "before": "before", "ahead": "before", "below": "a
 _PIXELS = re.compile(r"(\d+)\s*(?:px|pixels?)?", re.I)
 
 
-def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[Step] | None:
+def _dragged(
+    clause: str, toks: list[Token], c: _Candidate, verb: str, after: Step | None
+) -> list[Step] | None:
     """Where a drag ends, from the words after what it moves: a place in its list (`nth`,
     `where` "position"), beside another (`where` "before" or "after" the `destination`), a
     direction (`amount` pixels, 0 for a default distance), or onto the `destination`."""
@@ -494,6 +530,8 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
     what, dest = slot("what"), slot("dest")
     tail = [t.word for t in toks[c.slots["what"][1] :]]
     lex = lexicon()
+    if is_pronoun(what) and after is not None and after.verb in ("cut", "copy"):
+        return _pasted(clause, tail, dest)  # "cut the passport line and put it at the top"
     if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
         return [Step("set", clause, target=_strip_kind(what), text=dest)]  # "the slider up to 40"
     if "nth" in c.slots or lex.ordinal(tail[0]) is not None:
@@ -515,26 +553,16 @@ def _dragged(clause: str, toks: list[Token], c: _Candidate, verb: str) -> list[S
     return [Step("drag", clause, target=what, destination=dest)]
 
 
-_TEXT_UNITS = {"word": "word", "sentence": "sentence", "line": "line", "paragraph": "paragraph"}
-
-
 def _highlighted(
-    clause: str, toks: list[Token], c: _Candidate, verb: str, slot: Callable[[str], str]
+    clause: str, toks: list[Token], c: _Candidate, verb: str, start: int
 ) -> list[Step] | None:
-    """Words to select with the pointer: given (`target`), or the `nth` `where` (word,
-    sentence, line, paragraph) of the screen's text; "select" needs a unit of text."""
+    """Words to select with the pointer, named as a part of the text (agent/passages.py):
+    "the second sentence of the third paragraph", "the word 'urgent'"; "select" needs a unit
+    of text ("select Canada" chooses)."""
     if c.frame is None or (not c.frame.literals and verb.lower() != "highlight"):
         return None  # "select Canada": an option
-    nth = None
-    if "nth" in c.slots and slot("nth").lower() == "middle":
-        nth = 0  # the middle one
-    elif "nth" in c.slots and (nth := lexicon().ordinal(slot("nth"))) is None:
-        return None
-    inside = {i for a, b in c.slots.values() for i in range(a, b)}
-    said = [t.word for i, t in enumerate(toks) if i not in inside]
-    unit = next((_TEXT_UNITS[w] for w in said if w in _TEXT_UNITS), None)
-    what = slot("what")
-    return [Step("highlight", clause, target=(unquote(what) or what) or None, where=unit, nth=nth)]
+    phrase = clause[toks[start + c.verb_words].start :] if start + c.verb_words < len(toks) else ""
+    return [Step("highlight", clause, target=phrase.strip() or None)]
 
 
 def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]:
@@ -564,6 +592,20 @@ def _gives_values(words: str) -> bool:
 def is_pronoun(text: str) -> bool:
     words = text.lower().split()
     return bool(words) and lexicon().longest(lexicon().pronouns, words, 0) == len(words)
+
+
+_SELECTING = ("select", "highlight", "mark")
+_SELECTION = ("selection", "selected text", "highlighted text", "the selection",
+              "the selected text", "the highlighted text", "what you selected")  # fmt: skip
+
+
+def selected(what: str, after: Step | None) -> str:
+    """ "select the two DEBUG lines and delete them": what the selecting clause before named
+    (its words after the verb), or "" when `what` is no pronoun for a selection."""
+    if after is None or not (is_pronoun(what) or what.lower() in _SELECTION):
+        return ""
+    verb, _, rest = after.clause.partition(" ")
+    return rest.strip() if verb.lower() in _SELECTING and rest.strip() else ""
 
 
 def _referent(what: str, after: Step | None) -> str:

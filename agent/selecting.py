@@ -1,19 +1,22 @@
 """Where a person presses and lets go to select words with the pointer ("highlight the second
 sentence", "select the word 'urgent'", "highlight the text in the 1st paragraph").
 
-The words are found in the screen's blocks of text (not the page's own copy of the task); OCR
-gives lines, not letters, so each character is placed in proportion along its line's box. The
-press is just left of the first character, the release just right of the last.
+The words, named as agent/passages.py reads them, are found in the screen's blocks of text (not
+the page's own copy of the task), a block being a paragraph. OCR gives lines, not letters, so
+each character is placed in proportion along its line's box; the press is just left of the
+first character, the release just right of the last.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from clickwright.agent import passages
 from clickwright.agent.grounding import echoes, is_prose, text_blocks
+from clickwright.agent.passages import Passage
 from clickwright.text import normalize
 from clickwright.types import Element, Screen
 
@@ -22,11 +25,15 @@ __all__ = ["Span", "span"]
 Point = tuple[int, int]
 
 PROSE = 3
-"""Words a block needs to count as a paragraph (a heading or a lone label does not)."""
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
-_WORD = re.compile(r"[\w'’-]+")
+"""Words a block needs to count as a paragraph (a lone label does not)."""
 INK = 90
 """Summed RGB difference from a line's background that is a letter's ink."""
+MARK_WIDTH = 0.4
+"""Where to let go, in characters back from the ink of marks after the last word ("bread."):
+in the right half of the word's last letter."""
+_ADVANCES = (("iljI.,;:'!|’", 0.5), ("frt()[]-\"", 0.65), (" ", 0.55), ("mwMW", 1.6))
+"""Characters' widths against an average letter's, in common text fonts (rounded)."""
+_MARK = re.compile(r"[.,;:!?)\]}\"'”’]")
 SPACE = 0.3
 """A gap in a line's ink this many characters wide parts two words (letters touch or nearly)."""
 
@@ -59,11 +66,18 @@ class _Block:
             x0 = left + round(width / 4)  # OCR's box may start on a border
         else:  # between two words: just before the first one's ink
             x0 = _ink_edge(self.pixels, left, top, bottom, width, first=True) or left
-        if end == len(self.text) or self.text[end] == "\n":
-            x1 = round(right + 1.5 * (right - last_left))  # past the line's end
+        marks = end
+        while marks < len(self.text) and _MARK.fullmatch(self.text[marks]):
+            marks += 1  # "bread." without its full stop: let go short of the mark
+        size = max(right - last_left, 1)
+        if marks == len(self.text) or self.text[marks] == "\n":
+            x1 = round(right + 1.5 * size)  # past the line's end
+            if marks > end:
+                x1 = self.places[marks - 1][1] - round(MARK_WIDTH * size * (marks - end))
         else:
-            x1 = _ink_edge(self.pixels, right, top1, bottom1, right - last_left, first=False)
-            x1 = x1 or right
+            after = self.places[marks - 1][1]
+            x1 = _ink_edge(self.pixels, after, top1, bottom1, size, first=False) or after
+            x1 -= round(MARK_WIDTH * size * (marks - end))
         return Span(self.text[start:end], (x0, y0), (x1, y1))
 
 
@@ -94,44 +108,62 @@ def _ink_edge(
     return min(edges, key=lambda e: abs(e - x))
 
 
-def span(
-    screen: Screen, unit: str | None, nth: int | None, words: str, task: str = ""
-) -> Span | None:
-    """The words to select: `words` as written (any case, any spacing) where the screen
-    shows them, else the `nth` (1-based, -1 last, 0 middle; None: the main one) `unit` (word,
-    sentence, line, paragraph) of the screen's text. None when there is no such text."""
+def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
+    """Where to press and let go to select `passage` in the screen's text: its paragraphs are
+    the screen's blocks of prose; a sentence, line or word not said to be in one is in the
+    main block (of most words); nothing named: all of the main block. None when the screen
+    shows no such text."""
     blocks = _blocks(screen, task)
-    if words:
-        wanted = re.compile(r"\s+".join(map(re.escape, words.split())), re.I)
-        for block in blocks:
-            if found := wanted.search(block.text):
-                return block.span(found.start(), found.end())
-        return None
     if not blocks:
         return None
-    if unit == "paragraph" and nth is not None:
-        prose = [b for b in blocks if len(b.text.split()) >= PROSE] or blocks
-        if abs(nth) > len(prose):
-            return None
-        block = prose[_index(nth, len(prose))]
-        return block.span(0, len(block.text))
     main = max(blocks, key=lambda b: (len(b.text.split()), b.text.count("\n")))
-    if unit in (None, "paragraph", "text"):
-        return main.span(0, len(main.text))
-    pieces = {
-        "sentence": [m.span() for m in _SENTENCE.finditer(main.text.replace("\n", " "))],
-        "line": [m.span() for m in re.finditer(r"[^\n]+", main.text)],
-    }.get(unit, [m.span() for m in _WORD.finditer(main.text)])
-    pieces = [(a, b) for a, b in pieces if main.text[a:b].strip()]
-    nth = 1 if nth is None else nth
-    if not pieces or abs(nth) > len(pieces):
+    inner = passage.within or passage
+    if inner.unit == "paragraph" and inner.nth is None and not inner.words:  # "the paragraph"
+        chosen, passage = [main], replace(passage, within=None) if passage.within else Passage()
+    elif not (passage.words or passage.named):
+        chosen = [main]
+    elif passage.words and not (passage.unit or passage.within):  # given words, anywhere
+        chosen = blocks
+    else:  # counted in the paragraphs of the main text's column
+        chosen = [b for b in blocks if b is main or _paragraph(b, main)]
+    text = "\n\n".join(b.text for b in chosen)
+    found = passages.find(text, passage) if passage.words or passage.named else [(0, len(text))]
+    if not found:
         return None
-    return main.span(*pieces[_index(nth, len(pieces))])
+    start, end = found[0][0], found[-1][1]
+    while start < end and text[start].isspace():  # a paragraph's blank lines round it
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return _located(chosen, start, end) if start < end else None
 
 
-def _index(nth: int, count: int) -> int:
-    """Where the `nth` of `count` is: 1-based, -1 the last, 0 the middle one."""
-    return count // 2 if nth == 0 else nth - 1 if nth > 0 else nth
+def _paragraph(block: _Block, main: _Block) -> bool:
+    """Whether a block is a paragraph of the main text: in its column (not a sidebar, a
+    quote set in, a menu) and prose (not a heading or a byline: a sentence's end mark, or
+    more than a short line of words)."""
+    left, _, top, _, bottom = block.places[0]
+    if abs(left - main.places[0][0]) > max((bottom - top) / 2, 4):  # a quote is set in
+        return False
+    words = len(block.text.split())
+    ended = block.text.rstrip()[-1:] in ".!?:;\"'”’)"
+    return words >= PROSE and (ended or "\n" in block.text or words >= 8)
+
+
+def _located(blocks: list[_Block], start: int, end: int) -> Span:
+    """The span from `start` to `end` of the blocks' text joined by blank lines."""
+    offsets, at = [], 0
+    for block in blocks:
+        offsets.append(at)
+        at += len(block.text) + 2
+    first = max(i for i, o in enumerate(offsets) if o <= start)
+    last = max(i for i, o in enumerate(offsets) if o < end)
+    a, b = blocks[first], blocks[last]
+    if first == last:
+        return a.span(start - offsets[first], end - offsets[first])
+    head = a.span(start - offsets[first], len(a.text))
+    tail = b.span(0, min(end - offsets[last], len(b.text)))
+    return Span(head.text + "\n\n" + tail.text, head.start, tail.end)
 
 
 def _blocks(screen: Screen, task: str) -> list[_Block]:
@@ -141,6 +173,16 @@ def _blocks(screen: Screen, task: str) -> list[_Block]:
     blocks = [_placed(lines, screen.frame.pixels) for lines in text_blocks(screen)]
     blocks = [b for b in blocks if not (said and echoes(b.text, said, ""))]
     return [b for b in blocks if is_prose(b.text)] or blocks
+
+
+def _advance(char: str) -> float:
+    """How wide a character is against an average one, in the proportional fonts text is
+    set in ("ill" is narrower than "mow"): placing characters by it misses a word's start
+    by less than a letter on long lines."""
+    for chars, width in _ADVANCES:
+        if char in chars:
+            return width
+    return 1.25 if char.isupper() else 1.0
 
 
 def _placed(lines: list[list[Element]], pixels: np.ndarray) -> _Block:
@@ -156,8 +198,10 @@ def _placed(lines: list[list[Element]], pixels: np.ndarray) -> _Block:
             if i:
                 text.append(" ")
                 places.append((places[-1][1], box.x, *band))
-            step = box.w / max(len(said), 1)
-            for k, _ in enumerate(said):
-                places.append((round(box.x + k * step), round(box.x + (k + 1) * step), *band))
+            weights = [_advance(c) for c in said]
+            step, at = box.w / max(sum(weights), 1e-6), float(box.x)
+            for weight in weights:
+                places.append((round(at), round(at + weight * step), *band))
+                at += weight * step
             text.append(said)
     return _Block("".join(text), tuple(places), pixels)

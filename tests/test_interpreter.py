@@ -198,12 +198,12 @@ CASES = [
     ("move the Fix login card to Done", [S("drag", "Fix login card", destination="Done")]),
     ("move the slider to 40", [S("set", "slider", text="40")]),
     ("put 7 in cell B3", [S("type", "B3", kind="cell", text="7")]),
-    ("Highlight the text in the 1st paragraph", [S("highlight", where="paragraph", nth=1)]),
-    ("highlight the second sentence", [S("highlight", where="sentence", nth=2)]),
-    ("select the word 'urgent'", [S("highlight", "urgent", where="word")]),
-    ("select 'Oslo' in the text", [S("highlight", "Oslo")]),
+    ("Highlight the text in the 1st paragraph", [S("highlight", "the text in the 1st paragraph")]),
+    ("highlight the second sentence", [S("highlight", "the second sentence")]),
+    ("select the word 'urgent'", [S("highlight", "the word 'urgent'")]),
+    ("select 'Oslo' in the text", [S("highlight", "'Oslo' in the text")]),
     ("select Canada", [S("click", "Canada")]),
-    ("select the whole middle paragraph", [S("highlight", where="paragraph", nth=0)]),
+    ("select the whole middle paragraph", [S("highlight", "the whole middle paragraph")]),
     (
         "drag eggs up so they come right after milk",
         [S("drag", "eggs", where="after", destination="milk")],
@@ -525,7 +525,7 @@ def test_a_copy_from_a_field_goes_through_the_clipboard_and_a_paste_after_it_too
     ]
     assert steps[0].clause == "Copy the text from the 2nd text area below"
     found = interpret("find the order number, paste it into Reference")  # no copy: a read value
-    assert [s.verb for s in found] == ["find", "type"] and found[1].source == "it"
+    assert [s.verb for s in found] == ["find", "type"] and found[1].source == "order number"
 
 
 def test_a_step_on_the_post_by_someone_acts_in_that_post():

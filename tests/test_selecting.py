@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from clickwright.agent.selecting import span
+from clickwright.agent import selecting
+from clickwright.agent.passages import read
 from clickwright.types import Box, Element, Frame, Screen
+
+
+def span(screen: Screen, phrase: str, task: str = "") -> selecting.Span | None:
+    return selecting.span(screen, read(phrase), task)
 
 
 def line(i: int, text: str, x: int, y: int, width: int = 8) -> Element:
@@ -30,26 +35,39 @@ PAGE = Screen(
 
 
 def test_the_nth_paragraph_is_counted_past_the_task_and_after_a_margin():
-    second = span(PAGE, "paragraph", 2, "", TASK)
+    second = span(PAGE, "the 2nd paragraph", TASK)
     assert second is not None
     assert second.text == "at. Eget dui. Volutpat\ncommodo est, aliquet"
-    assert second.start == (12, 157)  # in the first letter's left half
-    assert second.end == (10 + 8 * 20 + 12, 173)  # past the last, further at a line's end
-    assert span(PAGE, "paragraph", 3, "", TASK) is None
+    assert 10 <= second.start[0] <= 13 and second.start[1] == 157  # the first letter's left
+    assert second.end[0] > 10 + 8 * 20 and second.end[1] == 173  # past the line's end
+    assert span(PAGE, "the third paragraph", TASK) is None
 
 
 def test_a_sentence_a_line_a_word_and_given_words():
-    second = span(PAGE, "sentence", 2, "", TASK)  # of the main paragraph (of more words)
-    assert second is not None and second.text == "Eget dui."
-    assert span(PAGE, "line", 2, "", TASK).text == "commodo est, aliquet"
-    assert span(PAGE, "word", -1, "", TASK).text == "aliquet"
-    words = span(PAGE, None, None, "DUIS  facilisis", TASK)
+    second = span(PAGE, "the second sentence", TASK)  # of the text, not of the list beside it
+    assert second is not None and second.text == "Duis facilisis\nmassa eleifend"
+    assert span(PAGE, "the 3rd line", TASK).text == "at. Eget dui. Volutpat"
+    assert span(PAGE, "the last word", TASK).text == "aliquet"
+    words = span(PAGE, "DUIS  facilisis", TASK)
     assert words is not None and words.text == "Duis facilisis"
-    assert words.start[0] == 10 + 8 * 15 and words.end[0] == 10 + 8 * 29 + 12  # no ink: as placed
-    assert span(PAGE, None, None, "not there", TASK) is None
+    assert abs(words.start[0] - (10 + 8 * 15)) <= 8  # no ink to go by: where letters are placed
+    assert words.end[0] > 10 + 8 * 29  # past the line's end
+    assert span(PAGE, "not there", TASK) is None
 
 
 def test_the_middle_one():
-    middle = span(PAGE, "paragraph", 0, "", TASK)
+    middle = span(PAGE, "the middle paragraph", TASK)
     assert middle is not None and middle.text.startswith("at. Eget")  # of two: the second
-    assert span(PAGE, "word", 0, "", TASK).text == "Volutpat"  # of seven words: the fourth
+    assert span(PAGE, "the middle word", TASK).text == "at"  # of thirteen: the seventh
+    assert span(PAGE, "the middle word of the 2nd paragraph", TASK).text == "Volutpat"
+
+
+def test_a_part_of_a_paragraph_and_a_stretch_from_one_word_to_another():
+    assert span(PAGE, "the second sentence of the 1st paragraph", TASK).text == (
+        "Duis facilisis\nmassa eleifend"
+    )
+    assert span(PAGE, "the first two words of the second paragraph", TASK).text == "at. Eget"
+    assert span(PAGE, "the word 'dui' in the 2nd paragraph", TASK).text == "dui"
+    across = span(PAGE, "the text from 'Duis' to 'Eget'", TASK)
+    assert across is not None and across.text.startswith("Duis") and across.text.endswith("Eget")
+    assert across.start[1] < across.end[1]  # pressed on one paragraph, let go on the next

@@ -358,6 +358,19 @@ def test_words_are_selected_with_the_pointer_and_then_acted_on(world):
     assert (world.home / "todo.txt").read_text() == "buy milk\n\nwater the plants\n", got.said
 
 
+def test_lines_and_values_are_cut_copied_pasted_and_moved_in_an_editor(world):
+    """Mousepad: a line cut and pasted at the top, a value copied after another line's words,
+    a line moved below another, as the saved file shows."""
+    task = ("cut the passport line and paste it at the top, copy the hotel phone number and "
+            "paste it after 'Call on arrival:', then move the socks line below the charger line "
+            "and save")  # fmt: skip
+    text = "socks\ncharger\npassport\n\nHotel phone: 22 33 44 55\nCall on arrival:\n"
+    got = run(world, "mousepad packing.txt", task, files={"packing.txt": text})
+    assert (world.home / "packing.txt").read_text() == (
+        "passport\ncharger\nsocks\n\nHotel phone: 22 33 44 55\nCall on arrival: 22 33 44 55\n"
+    ), got.said
+
+
 def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
     """Chromium at device scale 1: a rich-text note whose toolbar bolds or comments on the
     selection; the page puts what it bolded and commented on in its title."""

@@ -1,0 +1,125 @@
+"""Parts of a document named as people name them, found in its exact text, and the text after
+a cut, a paste or a move."""
+
+import pytest
+
+from clickwright.agent import passages
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.memory import Clip
+
+PACKING = "socks\ncharger\npassport\ntoothbrush\n"
+CONTACTS = "Name: Lars Moe\nPhone: 917 44 120\nEmail: lars@example.com\n\nEmergency contact:\n"
+APP = 'def main(args):\n    print("DEBUG args:", args)\n    print("DEBUG cwd ok")\n    return 0\n'
+STORY = "The train left at dawn.\n\nIt rained all the way.\n\nBy noon we were in Oslo.\n"
+
+
+def found(text: str, phrase: str) -> list[str]:
+    return [text[a:b] for a, b in passages.find(text, passages.read(phrase))]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "parts"),
+    [
+        ("the passport line", ["passport\n"]),
+        ("the line with passport", ["passport\n"]),
+        ("line 2", ["charger\n"]),
+        ("the second line", ["charger\n"]),
+        ("the last line", ["toothbrush\n"]),
+        ("the last two lines", ["passport\n", "toothbrush\n"]),
+        ("the first 2 lines", ["socks\n", "charger\n"]),
+        ("lines 2 to 3", ["charger\n", "passport\n"]),
+        ("the charger line in packing.txt", ["charger\n"]),
+        ("the 'pass' line", ["passport\n"]),
+    ],
+)
+def test_lines_are_named_by_words_place_and_count(phrase, parts):
+    assert found(PACKING, phrase) == parts
+
+
+def test_a_count_must_match_the_lines_that_hold_the_words():
+    assert found(APP, "the two DEBUG print lines in app.py") == [
+        '    print("DEBUG args:", args)\n',
+        '    print("DEBUG cwd ok")\n',
+    ]
+    assert found(APP, "both DEBUG lines") == found(APP, "the DEBUG lines")
+    assert found(APP, "the three DEBUG lines") == []  # two say DEBUG: which three is unsaid
+
+
+def test_a_value_is_read_on_the_line_about_it_after_its_owner():
+    assert found(CONTACTS, "Lars's phone number") == ["917 44 120"]
+    assert found(CONTACTS, "the email address") == ["lars@example.com"]
+    two = "Ana\nPhone: 111 22 333\n\nLars\nPhone: 917 44 120\n"
+    assert found(two, "Lars's phone number") == ["917 44 120"]
+
+
+def test_paragraphs_take_the_blank_line_that_parts_them():
+    assert found(STORY, "the middle paragraph") == ["It rained all the way.\n\n"]
+    cut = passages.removed(STORY, passages.find(STORY, passages.read("the last paragraph")))
+    assert cut == "The train left at dawn.\n\nIt rained all the way.\n"
+
+
+def test_a_cut_line_pasted_at_the_top_is_a_line_of_its_own():
+    spans = passages.find(PACKING, passages.read("the passport line"))
+    clip = passages.clipped(PACKING, spans)
+    assert clip == Clip("passport\n", lines=True)
+    rest = passages.removed(PACKING, spans)
+    assert passages.placed(rest, clip, "start") == "passport\nsocks\ncharger\ntoothbrush\n"
+    assert passages.placed(rest, clip, "end") == "socks\ncharger\ntoothbrush\npassport\n"
+    socks = passages.find(rest, passages.read("the socks line"))[0]
+    assert passages.placed(rest, clip, "after", socks, True) == (
+        "socks\npassport\ncharger\ntoothbrush\n"
+    )
+
+
+def test_copied_words_go_right_after_the_words_they_are_pasted_after():
+    clip = passages.clipped(CONTACTS, passages.find(CONTACTS, passages.read("Lars's phone number")))
+    anchor = passages.find(CONTACTS, passages.read("'Emergency contact:'"))[0]
+    assert passages.placed(CONTACTS, clip, "after", anchor).endswith(
+        "Emergency contact: 917 44 120\n"
+    )
+
+
+def test_a_moved_paragraph_keeps_a_blank_line_between():
+    spans = passages.find(STORY, passages.read("the first paragraph"))
+    clip = passages.clipped(STORY, spans, "paragraph")
+    moved = passages.placed(passages.removed(STORY, spans), clip, "end")
+    assert moved == "It rained all the way.\n\nBy noon we were in Oslo.\n\nThe train left at dawn.\n"
+
+
+def test_words_that_name_no_part_are_words():
+    assert passages.read("the Line tool").unit == ""  # a tool called Line, not a line
+    assert not passages.read("Milk").named
+    assert passages.read("the code").unit == ""  # a value shown beside a label, read there
+
+
+def verbs(task: str) -> list[tuple[str, str | None, str | None]]:
+    return [(s.verb, s.target, s.where) for s in interpret(task)]
+
+
+def test_cut_copy_and_paste_are_read_as_steps():
+    assert verbs("cut the passport line and paste it at the top") == [
+        ("cut", "passport line", None),
+        ("paste", None, "start"),
+    ]
+    assert verbs("copy Lars's phone number and paste it after 'Emergency contact:' at the bottom")[
+        1
+    ] == ("paste", "Emergency contact:", "after")
+    assert verbs("duplicate the last line") == [
+        ("copy", "last line", None),
+        ("paste", "last line", "after"),
+    ]
+    assert verbs("copy the code and paste it into the Coupon field")[1][0] == "type"
+
+
+def test_a_selection_then_its_deletion_is_one_step():
+    assert verbs("select the two DEBUG print lines in app.py and delete them") == [
+        ("delete", "the two DEBUG print lines in app.py", None)
+    ]
+    assert verbs("highlight the second sentence and cut it") == [
+        ("cut", "the second sentence", None)
+    ]
+
+
+def test_a_leading_place_stays_with_its_step_even_when_it_ends_on_a_verb():
+    steps = interpret("in my packing list, cut the passport line")
+    assert [(s.verb, s.scope) for s in steps] == [("cut", "packing list")]
