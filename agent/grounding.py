@@ -697,16 +697,17 @@ def text_blocks(screen: Screen) -> list[list[list[Element]]]:
 
 
 def _paragraphs(block: list[list[Element]], pixels: np.ndarray) -> list[list[list[Element]]]:
-    """A block cut where the gap between two lines is wider than its narrowest by a third of
-    a line (a paragraph's margin, not its leading), or where the letters change size (a
-    heading over its byline or its text)."""
-    gaps = [_gap(a, b) for a, b in zip(block, block[1:], strict=False)]
-    if not gaps:
+    """A block cut where its lines are further apart than its closest two by a third of a
+    line (a paragraph's margin, not its leading; centre to centre, as OCR's boxes overlap
+    or not by the letters they hold), or where the letters change size (a heading over its
+    byline or its text)."""
+    pitches = [_middle(b) - _middle(a) for a, b in zip(block, block[1:], strict=False)]
+    if not pitches:
         return [block]
-    parts, tight = [[block[0]]], min(gaps)
-    for gap, above, line in zip(gaps, block[:-1], block[1:], strict=True):
+    parts, tight = [[block[0]]], min(pitches)
+    for pitch, above, line in zip(pitches, block[:-1], block[1:], strict=True):
         low, high = sorted((_letters(above, pixels), _letters(line, pixels)))
-        if gap > tight + line[0].box.h / 3 or high > HEADING * low:
+        if pitch > tight + line[0].box.h / 3 or high > HEADING * low and high - low >= 3:
             parts.append([line])
         else:
             parts[-1].append(line)
@@ -714,17 +715,22 @@ def _paragraphs(block: list[list[Element]], pixels: np.ndarray) -> list[list[lis
 
 
 def _letters(line: list[Element], pixels: np.ndarray) -> int:
-    """How tall a line's small letters are: the rows most of its ink is in (OCR's box
-    grows with the line's capitals and descenders, a size's small letters do not)."""
-    widest = max(line, key=lambda e: e.box.w).box
-    band = pixels[max(widest.y, 0) : widest.bottom, max(widest.x, 0) : widest.right, :3]
+    return face(pixels, max(line, key=lambda e: e.box.w).box)[0]
+
+
+def face(pixels: np.ndarray, box: Box) -> tuple[int, float]:
+    """How tall a text's small letters are, and how much of them is ink (bold has more): the
+    rows most of its ink is in (OCR's box grows with capitals and descenders, a size's small
+    letters do not). The box's height and 0 where it shows no ink."""
+    band = pixels[max(box.y, 0) : box.bottom, max(box.x, 0) : box.right, :3].astype(np.int16)
     if band.size == 0:
-        return widest.h
-    band = band.astype(np.int16)
-    ink = (np.abs(band - np.median(band.reshape(-1, 3), axis=0)).sum(axis=2) > 90).sum(axis=1)
-    if ink.max() == 0:
-        return widest.h
-    return int((ink >= ink.max() / 2).sum())
+        return box.h, 0.0
+    ink = np.abs(band - np.median(band.reshape(-1, 3), axis=0)).sum(axis=2) > 90
+    rows = ink.sum(axis=1)
+    if rows.max() == 0:
+        return box.h, 0.0
+    core = rows >= rows.max() / 2
+    return int(core.sum()), float(ink[core].mean())
 
 
 def _holder(holders: list[Element], text: Element) -> int | None:
@@ -732,6 +738,10 @@ def _holder(holders: list[Element], text: Element) -> int | None:
     around = [h for h in holders if h.box.area > text.box.area
               and h.box.contains_point(*text.box.center)]  # fmt: skip
     return min(around, key=lambda h: h.box.area).id if around else None
+
+
+def _middle(line: list[Element]) -> float:
+    return line[0].box.y + line[0].box.h / 2
 
 
 def _gap(upper: list[Element], lower: list[Element]) -> int:

@@ -100,6 +100,7 @@ class Passage:
 def read(phrase: str) -> Passage:
     """The passage `phrase` names, read from its words alone."""
     phrase = _PLACE.sub("", " ".join(phrase.split())).strip(" ,.")
+    phrase = " ".join(phrase.split()[: _before_shown(phrase.lower().split())])
     if (quoted := unquote(phrase)) is not None:
         return Passage(words=quoted, exact=True)
     masked = mask(phrase)
@@ -160,6 +161,18 @@ def read(phrase: str) -> Passage:
     if unit == "word" and words and nth is None:
         unit = ""  # "the word urgent": the words
     return Passage(words=words, unit=unit, nth=nth, count=count, plural=plural, exact=exact)
+
+
+def _before_shown(said: list[str]) -> int:
+    """How many words come before words at the end that say where it is shown ("the
+    paragraph shown below")."""
+    lex, end = lexicon(), len(said)
+    while end > 1:
+        start = next((i for i in range(1, end) if lex.longest(lex.shown, said, i) == end - i), None)
+        if start is None:
+            return end
+        end = start
+    return end
 
 
 def _valued(words: list[str]) -> Passage | None:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from clickwright.agent import passages
-from clickwright.agent.grounding import echoes, is_prose, text_blocks
+from clickwright.agent.grounding import echoes, face, is_prose, text_blocks
 from clickwright.agent.passages import Passage
 from clickwright.text import normalize
-from clickwright.types import Element, Screen
+from clickwright.types import Box, Element, Screen
 
 __all__ = ["Span", "span"]
 
@@ -26,12 +26,15 @@ Point = tuple[int, int]
 
 PROSE = 3
 """Words a block needs to count as a paragraph (a lone label does not)."""
+SAME_SIZE, SAME_INK = 0.1, 0.15
+"""How far a one-line paragraph's letter height and share of ink may be from the main
+text's (a heading's or a byline's are further)."""
 INK = 90
 """Summed RGB difference from a line's background that is a letter's ink."""
 MARK_WIDTH = 0.4
 """Where to let go, in characters back from the ink of marks after the last word ("bread."):
 in the right half of the word's last letter."""
-_ADVANCES = (("iljI.,;:'!|’", 0.5), ("frt()[]-\"", 0.65), (" ", 0.55), ("mwMW", 1.6))
+_ADVANCES = (("iljI.,;:'!|’", 0.5), ('frt()[]-"', 0.65), (" ", 0.55), ("mwMW", 1.6))
 """Characters' widths against an average letter's, in common text fonts (rounded)."""
 _MARK = re.compile(r"[.,;:!?)\]}\"'”’]")
 SPACE = 0.3
@@ -53,23 +56,35 @@ class _Block:
     places: tuple[tuple[int, int, int, int, int], ...]  # per character: left, right, top,
     # middle, bottom (estimated: characters in proportion along the line's box)
     pixels: np.ndarray
+    box: Box  # of its first line's widest text
+    items: int  # texts on its first line: several where it is a row of links or tabs
+
+    @property
+    def face(self) -> tuple[int, float]:
+        return face(self.pixels, self.box)
+
+    @property
+    def letter(self) -> int:
+        """An average letter's width here (a space between words is a third of one)."""
+        widths = [r - lf for (lf, r, *_), c in zip(self.places, self.text, strict=True)
+                  if c.isalnum()]  # fmt: skip
+        return max(round(float(np.median(widths))), 1) if widths else 1
 
     def span(self, start: int, end: int) -> Span:
         while start < end and self.text[start].isspace():
             start += 1
         while end > start and self.text[end - 1].isspace():
             end -= 1
-        left, first_right, top, y0, bottom = self.places[start]
-        last_left, right, top1, y1, bottom1 = self.places[end - 1]
-        width = max(first_right - left, 1)
+        left, _, top, y0, bottom = self.places[start]
+        _, right, top1, y1, bottom1 = self.places[end - 1]
+        size = self.letter
         if start == 0 or self.text[start - 1] == "\n":
-            x0 = left + round(width / 4)  # OCR's box may start on a border
+            x0 = left + round(size / 4)  # OCR's box may start on a border
         else:  # between two words: just before the first one's ink
-            x0 = _ink_edge(self.pixels, left, top, bottom, width, first=True) or left
+            x0 = _ink_edge(self.pixels, left, top, bottom, size, first=True) or left
         marks = end
         while marks < len(self.text) and _MARK.fullmatch(self.text[marks]):
             marks += 1  # "bread." without its full stop: let go short of the mark
-        size = max(right - last_left, 1)
         if marks == len(self.text) or self.text[marks] == "\n":
             x1 = round(right + 1.5 * size)  # past the line's end
             if marks > end:
@@ -140,14 +155,22 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
 
 def _paragraph(block: _Block, main: _Block) -> bool:
     """Whether a block is a paragraph of the main text: in its column (not a sidebar, a
-    quote set in, a menu) and prose (not a heading or a byline: a sentence's end mark, or
-    more than a short line of words)."""
+    quote set in), of a few words at least, and, when it is one line with no end mark, one
+    text set as the main text is (a heading is larger or bolder, a byline smaller, a menu
+    several texts)."""
     left, _, top, _, bottom = block.places[0]
     if abs(left - main.places[0][0]) > max((bottom - top) / 2, 4):  # a quote is set in
         return False
-    words = len(block.text.split())
-    ended = block.text.rstrip()[-1:] in ".!?:;\"'”’)"
-    return words >= PROSE and (ended or "\n" in block.text or words >= 8)
+    if len(block.text.split()) < PROSE:
+        return False
+    if "\n" in block.text or block.text.rstrip()[-1:] in ".!?:;\"'”’)":
+        return True
+    (size, ink), (main_size, main_ink) = block.face, main.face
+    return (
+        block.items == 1
+        and abs(size - main_size) <= 0.1 * main_size
+        and abs(ink - main_ink) <= 0.15 * main_ink
+    )
 
 
 def _located(blocks: list[_Block], start: int, end: int) -> Span:
@@ -170,9 +193,34 @@ def _blocks(screen: Screen, task: str) -> list[_Block]:
     """The screen's blocks of text, less those that only show the task, and prose before
     lists of "label: value" lines."""
     said = normalize(task)
-    blocks = [_placed(lines, screen.frame.pixels) for lines in text_blocks(screen)]
+    parts: list[list[list[Element]]] = []
+    for lines in text_blocks(screen):
+        if parts and _goes_on(parts[-1], lines, screen.frame.pixels):
+            parts[-1] = parts[-1] + lines
+        else:
+            parts.append(lines)
+    blocks = [_placed(lines, screen.frame.pixels) for lines in parts]
     blocks = [b for b in blocks if not (said and echoes(b.text, said, ""))]
     return [b for b in blocks if is_prose(b.text)] or blocks
+
+
+def _goes_on(above: list[list[Element]], lines: list[list[Element]], pixels: np.ndarray) -> bool:
+    """Whether a block is the rest of the one above it, parted from it only where OCR missed
+    a line: in the same column, within three lines, with ink between them where that line
+    is (a paragraph's margin is blank)."""
+    last, first = above[-1][0], lines[0][0]
+    if abs(first.box.x - last.box.x) > max(last.box.h / 2, 4):
+        return False
+    if not 0 < first.box.y - last.box.bottom < 3 * last.box.h:
+        return False
+    right = max(e.box.right for line in (*above, *lines) for e in line)
+    margin = last.box.h // 4  # the letters' tails above and below
+    band = pixels[last.box.bottom + margin : first.box.y - margin, max(last.box.x, 0) : right, :3]
+    if band.shape[0] < 3 or band.size == 0:
+        return False
+    page = np.median(band.reshape(-1, 3), axis=0)
+    inked = (np.abs(band.astype(np.int16) - page).sum(axis=2) > INK).sum(axis=1)
+    return int((inked > band.shape[1] // 10).sum()) >= max(3, last.box.h // 4)
 
 
 def _advance(char: str) -> float:
@@ -204,4 +252,5 @@ def _placed(lines: list[list[Element]], pixels: np.ndarray) -> _Block:
                 places.append((round(at), round(at + weight * step), *band))
                 at += weight * step
             text.append(said)
-    return _Block("".join(text), tuple(places), pixels)
+    widest = max(lines[0], key=lambda e: e.box.w).box
+    return _Block("".join(text), tuple(places), pixels, widest, len(lines[0]))
