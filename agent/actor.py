@@ -831,6 +831,16 @@ class OfflineActor:
             drop = found.element
 
         def end(c: Candidate) -> Point:
+            if step.where == "places":  # "down two places": that many further in its list
+                items, _ = placing.list_around(self.screen, c.element)
+                at = next((i for i, e in enumerate(items) if e.id == c.element.id), None)
+                shift = step.amount if step.direction == "down" else -step.amount
+                point = None if at is None else placing.nth_place(
+                    self.screen, c.element, min(max(at + 1 + shift, 1), len(items)))  # fmt: skip
+                if point is None:
+                    raise StepFailed(f"could not {step.clause!r}: '{c.element.text}' cannot "
+                                     "move that way in its list")  # fmt: skip
+                return point
             if step.direction:
                 return placing.along(self.screen, c.element, step.direction, step.amount)
             if drop is not None and step.where in ("before", "after"):
@@ -858,6 +868,27 @@ class OfflineActor:
                 self.record_noop(step, f"'{at.element.text}' is in that place already")
                 return
         self._on_target(step, step.target or "", step.kind, plan, alternatives=False)
+
+    def _swap(self, step: Step) -> None:
+        """Two lines of a text trade places in the text; two items of a list by two drags:
+        the first after the second, then the second where the first was."""
+        if clipping.swap(self, step):
+            return
+        first, second = self._best(step.target or "", None), self._best(step.destination or "",
+                                                                           None)  # fmt: skip
+        if first is None or second is None:
+            raise self._not_found(step.destination if first else step.target or "", step)
+        items, _ = placing.list_around(self.screen, first.element)
+        ids = [e.id for e in items]
+        if first.element.id not in ids or second.element.id not in ids:
+            raise StepFailed(f"could not {step.clause!r}: they are not in one list I can see")
+        one, other = sorted((first.element, second.element), key=lambda e: ids.index(e.id))
+        after_one = items[ids.index(one.id) + 1]
+        self._drag(Step("drag", step.clause, target=one.text, where="after",
+                        destination=other.text))  # fmt: skip
+        if after_one.id != other.id:  # not side by side: the other goes where the one was
+            self._drag(Step("drag", step.clause, target=other.text, where="before",
+                            destination=after_one.text))  # fmt: skip
 
     def _highlight(self, step: Step) -> None:
         """A press before the first character and a release after the last, as a person

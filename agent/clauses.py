@@ -39,6 +39,7 @@ Verb = Literal[
     "copy",
     "paste",  # what was cut or copied, at `where` (start, end, before or after `target`, or
     # the caret)
+    "swap",  # `target` and `destination` trade places (lines of a text, items of a list)
     "wait_for",
     # read against the screen when the step's turn comes (agent/reading.py):
     "intent",  # the button that means `text` (affirm, decline, …); `target` the topic

@@ -29,14 +29,22 @@ from clickwright.types import Hotkey, Type
 if TYPE_CHECKING:
     from clickwright.agent.actor import OfflineActor
 
-__all__ = ["move", "paste", "take"]
+__all__ = ["move", "paste", "swap", "take"]
 
 _KEYS = {"cut": ("ctrl", "x"), "copy": ("ctrl", "c")}
 SAME_TEXT = 90
 """How alike (0-100) what a copy took and what the screen showed there must be."""
-_PLACES = {"start": "start", "end": "end", "before": "before", "after": "after"}
+_PLACES = ("start", "end", "before", "after", "line start", "line end")
 _INSERTED = {"start": "start", "end": "end", "before": "above", "after": "below"}
 """Where editing.insert puts words it types on screens whose text cannot be read exactly."""
+
+
+def _ended(before: str, after: str) -> str:
+    """`after` ending as `before` did: an editor that keeps no line break at the end of its
+    text (pluma, gedit) gets none added by a move or a paste."""
+    if not before.endswith("\n") and after.endswith("\n"):
+        return after[:-1]
+    return after
 
 
 def _remember(actor: OfflineActor, step: Step, clip: Clip) -> None:
@@ -109,11 +117,16 @@ def _selected_and_copied(actor: OfflineActor, step: Step, passage: Passage) -> b
     return True
 
 
-def _anchor(step: Step, text: str) -> tuple[tuple[int, int] | None, bool]:
-    """Where a paste or a move goes beside, and whether that is a whole line or paragraph."""
-    if step.where not in ("before", "after"):
+def _anchor(step: Step, text: str, unit: str = "") -> tuple[tuple[int, int] | None, bool]:
+    """Where a paste or a move goes beside, and whether that is a whole line or paragraph;
+    "the first one" is of the `unit` that moves."""
+    if step.where not in ("before", "after", "line end", "line start"):
         return None, False
     anchor = passages.read(step.destination or step.target or "")
+    if not anchor.unit and anchor.words.lower() in ("one", "ones", "") and unit:
+        anchor = replace(anchor, unit=unit, words="")
+    if step.where in ("line end", "line start") and not anchor.unit:
+        anchor = replace(anchor, unit="line")
     spans = passages.find(text, anchor)
     if not spans:
         raise StepFailed(f"could not {step.clause!r}: the text holds no "
@@ -136,10 +149,12 @@ def paste(actor: OfflineActor, step: Step) -> None:
         return
     text = editing.document(actor, step)
     if text is not None and len(text) <= editing.MAX_DOCUMENT:
-        anchor, whole = _anchor(step, text)
-        placed = passages.placed(text, clip, where, anchor, whole)
+        anchor, whole = _anchor(step, text, "line" if clip.lines else "")
+        placed = _ended(text, passages.placed(text, clip, where, anchor, whole))
         editing.rewrite(actor, step, lambda _: placed, f"'{step.target}'", before=text)
         return
+    if where not in _INSERTED:
+        raise StepFailed(f"could not {step.clause!r}: the text could not be read exactly")
     words = clip.text.strip("\n")
     editing.insert(
         actor,
@@ -171,11 +186,53 @@ def move(actor: OfflineActor, step: Step) -> bool:
                                 place[0] if place else None, True)  # fmt: skip
     elif step.where == "position":
         moved = passages.moved(text, spans, passage.unit, "start" if step.nth != -1 else "end")
+    elif step.where == "places":  # "up one line": among the text's lines, that many higher
+        moved = _shifted(text, spans, passage.unit, step.amount * (-1 if step.direction == "up"
+                                                                   else 1))  # fmt: skip
     elif step.where in ("before", "after"):
         anchor, whole = _anchor(step, text)
         if (moved := passages.moved(text, spans, passage.unit, step.where, anchor, whole)) is None:
             raise StepFailed(f"could not {step.clause!r}: it would go beside itself")
     else:
         return False
-    editing.rewrite(actor, step, lambda _: moved, f"'{step.target}'", before=text)
+    editing.rewrite(actor, step, lambda _: _ended(text, moved), f"'{step.target}'", before=text)
+    return True
+
+
+def _shifted(text: str, spans: list[tuple[int, int]], unit: str, by: int) -> str:
+    """`text` with the part at `spans` moved `by` places among its units (- up, + down)."""
+    every = passages.find(text, Passage(unit=unit, plural=True))
+    index = every.index(spans[0]) if spans[0] in every else 0
+    rest = passages.removed(text, spans)
+    clip = passages.clipped(text, spans, unit)
+    others = passages.find(rest, Passage(unit=unit, plural=True))
+    to = index + by
+    if to <= 0:
+        return passages.placed(rest, clip, "start")
+    if to >= len(others):
+        return passages.placed(rest, clip, "end")
+    return passages.placed(rest, clip, "before", others[to], True)
+
+
+def swap(actor: OfflineActor, step: Step) -> bool:
+    """Two lines or paragraphs of an editor's text trade places ("swap the first two lines",
+    "swap lines 1 and 3"). False when they are not parts of a readable text."""
+    first = passages.read(step.target or "")
+    second = passages.read(step.destination or "") if step.destination else None
+    if (
+        first.unit not in passages.WHOLE
+        or second is not None
+        and second.unit not in (passages.WHOLE)
+    ):
+        return False
+    text = editing.document(actor, step)
+    if text is None or len(text) > editing.MAX_DOCUMENT:
+        return False
+    spans = _found(step, text, first) + (_found(step, text, second) if second else [])
+    if len(spans) != 2 or spans[0] == spans[1]:
+        raise StepFailed(f"could not {step.clause!r}: it names {len(set(spans))} part(s), not two")
+    (a, b), (c, d) = sorted(spans)
+    one, other = text[a:b].rstrip("\n"), text[c:d].rstrip("\n")
+    swapped = text[:a] + other + text[a + len(one) : c] + one + text[c + len(other) :]
+    editing.rewrite(actor, step, lambda _: swapped, f"'{step.target}'", before=text)
     return True

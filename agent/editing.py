@@ -413,6 +413,11 @@ def change_text(actor: OfflineActor, step: Step) -> None:
     value of that kind the text shows) by `step.text` where the screen shows them; with
     `step.every`, each place until none is left."""
     new = step.text or ""
+    passage = passages.read(step.target or "")
+    if not step.old and not step.where and passage.named:  # "change the second line to X"
+        if rewrite(actor, step, _retold(passage, new), f"{step.target}"):
+            return
+        raise StepFailed(f"could not {step.clause!r}: the text could not be read exactly")
     old = step.old or lexicon().values.get(step.where or "")
     if step.where == "line":  # "bananas cost 0.99 now": the value on the line about bananas
         about = step.target or ""
@@ -443,6 +448,20 @@ def change_text(actor: OfflineActor, step: Step) -> None:
             f"could not {step.clause!r}: the screen shows no '{what}' to change"
             + actor.closest(actor.screen, what)
         )
+
+
+def _retold(passage: passages.Passage, new: str) -> Edit:
+    """The part of the text `passage` names, saying `new` instead (its line break kept)."""
+
+    def edit(text: str) -> str | None:
+        spans = passages.find(text, passage)
+        if len(spans) != 1:
+            return None
+        start, end = spans[0]
+        kept = len(text[start:end]) - len(text[start:end].rstrip())
+        return text[:start] + new + text[end - kept :]
+
+    return edit
 
 
 def _either(first: Edit, second: Edit) -> Edit:

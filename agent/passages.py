@@ -347,7 +347,9 @@ def _merged(spans: list[Span]) -> list[Span]:
 def removed(text: str, spans: list[Span]) -> str:
     """`text` without `spans`; the space beside removed words goes too."""
     for start, end in reversed(_merged(spans)):
-        if not text[start:end].endswith("\n"):
+        if end == len(text) and text[start - 1 : start] == "\n" and text[end - 1] != "\n":
+            start -= 1  # the last line, which has no line break of its own, takes the one before
+        elif not text[start:end].endswith("\n"):
             if text[end : end + 1] == " ":
                 end += 1
             elif text[start - 1 : start] == " ":
@@ -371,9 +373,18 @@ def clipped(text: str, spans: list[Span], unit: str = "") -> Clip:
 
 def placed(text: str, clip: Clip, where: str, anchor: Span | None = None,
            anchor_lines: bool = False) -> str:  # fmt: skip
-    """`text` with `clip` put at its "start" or "end", or "before" or "after" `anchor`. Lines
-    go on lines of their own (beside the anchor's line); words go right beside words, one
-    space between."""
+    """`text` with `clip` put at its "start" or "end", "before" or "after" `anchor`, or at the
+    "line start" or "line end" of the anchor's line. Lines go on lines of their own (beside
+    the anchor's line); words go right beside words, one space between."""
+    if where in ("line start", "line end") and anchor is not None:
+        words = clip.text.strip()
+        start = text.rfind("\n", 0, anchor[0]) + 1
+        if where == "line start":
+            return text[:start] + words + " " + text[start:]
+        end = text.find("\n", anchor[0])
+        end = len(text) if end < 0 else end
+        gap = "" if text[start:end].endswith(" ") or start == end else " "
+        return text[:end] + gap + words + text[end:]
     if clip.lines or anchor_lines:
         body = clip.text if clip.text.endswith("\n") else clip.text + "\n"
         ended = text if not text or text.endswith("\n") else text + "\n"

@@ -13,7 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from clickwright.agent.clauses import MASK, QUOTED, Step, mask
+from clickwright.agent import passages
+from clickwright.agent.clauses import MASK, QUOTED, Step, mask, unquote
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 from clickwright.errors import ActionError
 from clickwright.types import normalize_key
@@ -88,7 +89,7 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
 _PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
-             "until", "find", "copy", "clip", "paste", "set", "type", "choose", "drag",
+             "until", "find", "copy", "clip", "paste", "swap", "set", "type", "choose", "drag",
              "highlight", "form", "delete", "intent", "label", "look")  # fmt: skip
 
 
@@ -298,7 +299,12 @@ def _build(
     said = c  # a drag's ends keep their kinds ("the 'Card 1' item")
     c = replace(c, slots={k: _quoted_name(toks, a, b) for k, (a, b) in c.slots.items()})
     for name, (a, b) in c.slots.items():
-        if b - a > 1 and any(t.quoted for t in toks[a:b]) and name != "fields":
+        if (
+            b - a > 1
+            and any(t.quoted for t in toks[a:b])
+            and name != "fields"
+            and not any(t.word in passages.UNITS for t in toks[a:b])
+        ):  # "the 'milk' line" names a part of a text
             return None
         if (
             name not in ("what", "topic")
@@ -385,6 +391,9 @@ def _build(
         case "copy":  # "paste it into Notes": what the step before named
             source = value_source(slot("value"), after) or slot("value")
             return [Step("type", clause, target=slot("what"), kind="input", source=source)]
+        case "swap":
+            first, second = _pair(slot("what"), slot("other"))
+            return [Step("swap", clause, target=first, destination=second or None)]
         case "clip":
             what = selected(slot("what"), after) or _referent(slot("what"), after)
             taken = Step("cut" if verb.lower() == "cut" else "copy", clause, target=what)
@@ -431,6 +440,18 @@ def _build(
         case "compute":
             expression = arithmetic(clause, toks, start + c.verb_words, verb)
             return [Step("compute", clause, text=expression)] if expression else None
+        case "insert" if (
+            passages.read(slot("text")).unit in passages.WHOLE
+            and not unquote(slot("text"))
+            and toks[c.slots["text"][0]].word not in ("a", "an", "one")  # "a blank line": new
+        ):  # "put the passport line before socks": moved, not typed
+            tail = [t.word for t in toks[c.slots["text"][1] :]]
+            where = next((w for w, words in _PASTED_AT if words & set(tail[:4])), None)
+            if where in ("start", "end"):
+                return [Step("drag", clause, target=slot("text"), where="position",
+                             nth=1 if where == "start" else -1)]  # fmt: skip
+            anchor = slot("anchor") or slot("before")
+            return [Step("drag", clause, target=slot("text"), where=where, destination=anchor)]
         case "insert" if is_pronoun(slot("text")) and after and after.verb in ("cut", "copy"):
             tail = [t.word for t in toks[c.slots["text"][1] :]]
             return _pasted(clause, tail, slot("anchor") or slot("before"))  # "add it at the end"
@@ -488,6 +509,19 @@ def _build(
     return None
 
 
+def _pair(first: str, second: str) -> tuple[str, str]:
+    """ "the first and second lines", "lines 1 and 3": each of the two named whole."""
+    noun = second.split()[-1:] if second else []
+    if noun and noun[0].lower() in passages.UNITS and noun[0].lower().endswith("s"):
+        unit = noun[0][:-1]
+        return f"{first} {unit}", f"{' '.join(second.split()[:-1])} {unit}"
+    head = first.split()[:1]
+    if head and head[0].lower() in passages.UNITS and second.split()[0].isdigit():
+        unit = head[0].rstrip("sS")
+        return f"{unit} {' '.join(first.split()[1:])}", f"{unit} {second}"
+    return first, second
+
+
 def _pasted(clause: str, tail: Sequence[str], anchor: str) -> list[Step] | None:
     """What was cut or copied, put where the words after "it" say."""
     where = next((w for w, words in _PASTED_AT if words & set(tail[:4])), None)
@@ -502,7 +536,10 @@ def _pasted_at(toks: Sequence[Token], c: _Candidate) -> str | None:
     anchor, the text's "start" or "end"; None: at the caret."""
     inside = {i for a, b in c.slots.values() for i in range(a, b)}
     said = {t.word for i, t in enumerate(toks) if i not in inside}
-    return next((w for w, words in _PASTED_AT if words & said), None)
+    where = next((w for w, words in _PASTED_AT if words & said), None)
+    if where in ("start", "end") and "of" in said and "anchor" in c.slots:
+        return f"line {where}"  # "at the end of the first line": on that line
+    return where
 
 
 _PASTED_AT = (("after", {"after", "below", "under", "beneath", "underneath"}),
@@ -532,6 +569,13 @@ def _dragged(
     lex = lexicon()
     if is_pronoun(what) and after is not None and after.verb in ("cut", "copy"):
         return _pasted(clause, tail, dest)  # "cut the passport line and put it at the top"
+    if "count" in c.slots:  # "move the last line up one line", "Milk down two places"
+        count = lex.number(slot("count"))
+        towards = next((_TOWARDS[w] for w in tail[:2] if w in ("up", "down")), None)
+        if count is None or count != int(count) or towards is None:
+            return None
+        return [Step("drag", clause, target=what, where="places", direction=towards,
+                     amount=int(count))]  # fmt: skip
     if lex.value_kind(dest.strip().rstrip("%")) in ("number", "money"):
         return [Step("set", clause, target=_strip_kind(what), text=dest)]  # "the slider up to 40"
     if "nth" in c.slots or lex.ordinal(tail[0]) is not None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent import reading
+from clickwright.agent import passages, reading
 from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
@@ -1541,7 +1541,10 @@ def _delete(step: Step, screen: Screen) -> Settled:
     target = step.target or ""
     verb = step.clause.split()[0] if step.clause.split() else "Delete"
     words = target.lower().split()
-    in_the_text = bool(words) and (words[0] in _TEXT_UNITS or words[-1] in _TEXT_UNITS)
+    passage = passages.read(target)
+    in_the_text = bool(words) and (
+        words[0] in _TEXT_UNITS or words[-1] in _TEXT_UNITS or passage.unit in passages.WHOLE
+    )
     for label in (verb, "Delete", "Remove"):
         if not in_the_text and _buttons(screen, label):
             return _label(Step("label", step.clause, text=label, target=target), screen)
@@ -1551,6 +1554,14 @@ def _delete(step: Step, screen: Screen) -> Settled:
         label = f"{verb[:1].upper()}{verb[1:]} {target}"
         click = Step("click", step.clause, target=label, kind="button", where="exact")
         return Settled([click], f"'{label}', once found")
+    if (
+        passage.count
+        or passage.plural
+        or passage.blank
+        or passage.within
+        or (passage.unit in ("paragraph", "sentence"))
+    ):  # "the last two lines", "the empty lines": found in the exact text
+        return Settled([replace(step, where=None)], f"{target}, in the text")
     lex = lexicon()
     if len(words) == 2 and words[1] == "line" and (nth := lex.ordinal(words[0])):
         return Settled([replace(step, target=None, where="line", nth=nth)], f"line {nth}")
@@ -1657,6 +1668,8 @@ def _change(step: Step, screen: Screen) -> Settled:
         return Settled([replace(step, target=None, old=None, where=kind)], f"the {kind} shown")
     if step.where == "line":
         return Settled([step], f"the value on the line about '{what}'")
+    if passages.read(what).unit in passages.WHOLE + ("sentence",):  # "the second line"
+        return Settled([step], f"{what}, in the text")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
 
 

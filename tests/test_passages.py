@@ -3,7 +3,7 @@ a cut, a paste or a move."""
 
 import pytest
 
-from clickwright.agent import passages
+from clickwright.agent import clipping, passages
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.memory import Clip
 
@@ -83,7 +83,9 @@ def test_a_moved_paragraph_keeps_a_blank_line_between():
     spans = passages.find(STORY, passages.read("the first paragraph"))
     clip = passages.clipped(STORY, spans, "paragraph")
     moved = passages.placed(passages.removed(STORY, spans), clip, "end")
-    assert moved == "It rained all the way.\n\nBy noon we were in Oslo.\n\nThe train left at dawn.\n"
+    assert (
+        moved == "It rained all the way.\n\nBy noon we were in Oslo.\n\nThe train left at dawn.\n"
+    )
 
 
 def test_words_that_name_no_part_are_words():
@@ -123,3 +125,36 @@ def test_a_selection_then_its_deletion_is_one_step():
 def test_a_leading_place_stays_with_its_step_even_when_it_ends_on_a_verb():
     steps = interpret("in my packing list, cut the passport line")
     assert [(s.verb, s.scope) for s in steps] == [("cut", "packing list")]
+
+
+def test_swaps_moves_by_places_and_pastes_on_a_line_are_read_as_steps():
+    assert [
+        (s.verb, s.target, s.destination) for s in interpret("swap the first and second lines")
+    ] == [("swap", "first line", "second line")]
+    assert verbs("swap lines 1 and 3")[0][:2] == ("swap", "line 1")
+    assert verbs("switch Anna and Ben around") == [("swap", "Anna", None)]
+    assert verbs("switch to the Settings tab")[0][0] == "click"  # a choice, not a swap
+    moved = interpret("move the last line up one line")[0]
+    assert (moved.verb, moved.where, moved.direction, moved.amount) == ("drag", "places", "up", 1)
+    assert verbs("copy the email address and paste it at the end of the first line")[1] == (
+        "paste",
+        "first line",
+        "line end",
+    )
+    assert verbs("put the passport line before socks") == [("drag", "passport line", "before")]
+    assert verbs("add a blank line after the title")[0][0] == "insert"  # a new line, typed
+
+
+def test_a_line_moved_by_places_and_the_last_line_taken_with_its_break():
+    text = "a\nb\nc\nd\n"
+    last = passages.find(text, passages.read("the last line"))
+    assert clipping._shifted(text, last, "line", -1) == "a\nb\nd\nc\n"
+    assert clipping._shifted(text, passages.find(text, passages.read("line 1")), "line", 2) == (
+        "b\nc\na\nd\n"
+    )
+    unended = "a\nb\nc"  # an editor that keeps no line break at the end
+    assert passages.removed(unended, passages.find(unended, passages.read("the last line"))) == (
+        "a\nb"
+    )
+    anchor = passages.find(text, passages.read("the first line"))[0]
+    assert passages.placed(text, Clip("x@y.no"), "line end", anchor) == "a x@y.no\nb\nc\nd\n"
