@@ -462,10 +462,13 @@ def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     and read the value each time, click where the value falls between them, then press the
     arrow keys for the rest, reading the value back after each press."""
     said = quantity(value)
+    upright = box.h > box.w  # a vertical slider: the same along its height
+    if said is None and (end := _named_end(actor.screen, box, value, upright)) is not None:
+        _to_end(actor, step, box, end, upright)  # "all the way to round", "to the max"
+        return
     if said is None:
         raise StepFailed(f"could not {step.clause!r}: '{value}' is not a number")
     wanted = said[0]
-    upright = box.h > box.w  # a vertical slider: the same along its height
 
     def point(along: int) -> tuple[int, int]:
         if upright:
@@ -500,6 +503,41 @@ def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     raise StepFailed(
         f"could not {step.clause!r}: the slider stopped at {current}, wanted {wanted:g}"
     )
+
+
+def _named_end(screen: Screen, box: Box, value: str, upright: bool) -> bool | None:
+    """Which end of a slider `value` names: True for its high end (right, top), False for
+    its low one, by a word for an end ("max", "the left") or the label at that end ("Round"
+    at the right of "Corner radius"); None when it names neither."""
+    said = " ".join(words_of(value))
+    ends = lexicon().slider_ends
+    if said in ends["high"]:
+        return True
+    if said in ends["low"]:
+        return False
+    reach = max(box.h, box.w) // 5
+    for e in screen.elements:
+        if e.kind not in ("text", "link") or text_similarity(value, e.text) < 80:
+            continue
+        x, y = e.box.center
+        if upright and box.x - 2 * reach <= x <= box.right + 2 * reach:
+            if y <= box.y + reach or y >= box.bottom - reach:
+                return y <= box.y + reach
+        elif not upright and box.y - 3 * box.h - 20 <= y <= box.bottom + 3 * box.h + 20:
+            if x <= box.x + reach or x >= box.right - reach:
+                return x >= box.right - reach
+    return None
+
+
+def _to_end(actor: OfflineActor, step: Step, box: Box, high: bool, upright: bool) -> None:
+    """The slider's knob to one end: a click at that end of its track, then Home or End."""
+    if upright:
+        point = (box.center[0], box.y + 1 if high else box.bottom - 2)
+    else:
+        point = (box.right - 2 if high else box.x + 1, box.center[1])
+    actor.blind(step, Click(target=Target(point=point)), point, CHANGE, "the track's end")
+    key = "end" if high else "home"
+    actor.blind(step, Hotkey(keys=(key,)), None, CHANGE, f"pressing {key} on the slider")
 
 
 def _click_slider(actor: OfflineActor, step: Step, point: tuple[int, int], box: Box) -> float:

@@ -158,3 +158,29 @@ def test_a_line_moved_by_places_and_the_last_line_taken_with_its_break():
     )
     anchor = passages.find(text, passages.read("the first line"))[0]
     assert passages.placed(text, Clip("x@y.no"), "line end", anchor) == "a x@y.no\nb\nc\nd\n"
+
+
+def test_a_question_before_its_step_names_what_it_acts_on():
+    steps = interpret("which one is orange? click it")
+    assert [(s.verb, s.target) for s in steps] == [("look", "orange one"), ("click", "orange one")]
+
+
+def test_a_slider_end_is_named_by_a_word_or_by_the_label_drawn_there():
+    import numpy as np
+
+    from clickwright.agent.setting import _named_end
+    from clickwright.types import Box, Element, Frame, Screen
+
+    track = Box(120, 248, 300, 11)
+    shown = Screen(
+        Frame(np.zeros((400, 600, 3), np.uint8)),
+        (
+            Element(0, Box(118, 220, 53, 19), "link", "Square"),
+            Element(1, Box(380, 221, 47, 15), "link", "Round"),
+            Element(2, track, "input", "", state=frozenset({"slider"})),
+        ),
+    )
+    assert _named_end(shown, track, "round", upright=False) is True
+    assert _named_end(shown, track, "Square", upright=False) is False
+    assert _named_end(shown, track, "the max", upright=False) is True
+    assert _named_end(shown, track, "blue", upright=False) is None
