@@ -874,21 +874,58 @@ class OfflineActor:
         the first after the second, then the second where the first was."""
         if clipping.swap(self, step):
             return
-        first, second = self._best(step.target or "", None), self._best(step.destination or "",
-                                                                           None)  # fmt: skip
-        if first is None or second is None:
-            raise self._not_found(step.destination if first else step.target or "", step)
-        items, _ = placing.list_around(self.screen, first.element)
-        ids = [e.id for e in items]
-        if first.element.id not in ids or second.element.id not in ids:
-            raise StepFailed(f"could not {step.clause!r}: they are not in one list I can see")
-        one, other = sorted((first.element, second.element), key=lambda e: ids.index(e.id))
-        after_one = items[ids.index(one.id) + 1]
-        self._drag(Step("drag", step.clause, target=one.text, where="after",
-                        destination=other.text))  # fmt: skip
-        if after_one.id != other.id:  # not side by side: the other goes where the one was
-            self._drag(Step("drag", step.clause, target=other.text, where="before",
-                            destination=after_one.text))  # fmt: skip
+        items, i, j = self._swapped(step)
+        self._drag_to(step, items[i], placing.beside(self.screen, items[j], after=True))
+        if j - i > 1:  # not side by side: the second goes where the first was
+            items = self._list_like(items[i])
+            if len(items) <= j:
+                raise StepFailed(f"could not {step.clause!r}: the list changed under the drag")
+            self._drag_to(step, items[j - 1], placing.beside(self.screen, items[i], after=False))
+
+    def _swapped(self, step: Step) -> tuple[list[Element], int, int]:
+        """The list two items are in and their places (first < second): named ("Anna and
+        Ben"), or by place ("the first two photos")."""
+        if step.destination:
+            one, other = self._best(step.target or "", None), self._best(step.destination, None)
+            if one is None or other is None:
+                raise self._not_found(step.destination if one else step.target or "", step)
+            items, _ = placing.list_around(self.screen, one.element)
+            ids = [e.id for e in items]
+            if one.element.id not in ids or other.element.id not in ids:
+                raise StepFailed(f"could not {step.clause!r}: they are not in one list I can see")
+            i, j = sorted((ids.index(one.element.id), ids.index(other.element.id)))
+            return items, i, j
+        said = passages.read(step.target or "")
+        lists = [placing.list_around(self.screen, e)[0] for e in self.screen.elements
+                 if e.interactive]  # fmt: skip
+        pictures = bool(set(words_of(said.words)) & lexicon().picture_nouns)
+        items = max(
+            lists,
+            default=[],
+            key=lambda found: (  # the longest, of named items
+                0 if pictures else sum(bool(e.text) for e in found),
+                len(found),
+            ),
+        )  # unless pictures
+        first = (said.nth or 1) - 1 if (said.nth or 1) > 0 else len(items) - 2
+        if said.count not in (None, 2) or len(items) < 2 or not 0 <= first < len(items) - 1:
+            raise StepFailed(f"could not {step.clause!r}: say which two to swap")
+        return items, first, first + 1
+
+    def _list_like(self, element: Element) -> list[Element]:
+        """The list on the screen now that holds the place `element` had."""
+        here = [e for e in self.screen.elements if e.box.iou(element.box) > 0.5]
+        return placing.list_around(self.screen, here[0])[0] if here else []
+
+    def _drag_to(self, step: Step, element: Element, to: Point) -> None:
+        thought = f"dragging {element.text or element.kind!r}"
+        done = self.executor.act(
+            Drag(source=Target(id=element.id), to=Target(point=to)),
+            Aim(element.box.center, to, element, thought), self.screen, CHANGE,
+            Purpose(step.clause, thought),
+        )  # fmt: skip
+        if done.verdict.status == "retry":
+            raise StepFailed(f"could not {step.clause!r}: the drag moved nothing")
 
     def _highlight(self, step: Step) -> None:
         """A press before the first character and a release after the last, as a person

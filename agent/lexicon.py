@@ -133,6 +133,7 @@ class Lexicon:
         self.persons = frozenset(data["persons"])
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
+        self.picture_nouns = frozenset(data["picture_nouns"])
         self.slider_ends = {end: frozenset(words) for end, words in data["slider_ends"].items()}
         self.exceptions = re.compile(
             r"\s*\b(?:" + "|".join(map(re.escape, data["exceptions"])) + r")\b\s*", re.I
