@@ -686,7 +686,7 @@ def text_blocks(screen: Screen) -> list[list[list[Element]]]:
         first = line[0].box
         above = next((b for b in reversed(blocks) if abs(b[-1][0].box.x - first.x) <= first.h
                       and -first.h // 2 <= _gap(b[-1], line) < first.h
-                      and _holder(holders, b[-1][0]) == _holder(holders, line[0])),
+                      and holder(holders, b[-1][0]) == holder(holders, line[0])),
                      None)  # fmt: skip
         if above is not None:
             above.append(line)
@@ -727,13 +727,14 @@ def face(pixels: np.ndarray, box: Box) -> tuple[int, float]:
         return box.h, 0.0
     ink = np.abs(band - np.median(band.reshape(-1, 3), axis=0)).sum(axis=2) > 90
     rows = ink.sum(axis=1)
+    rows[rows > 0.9 * ink.shape[1]] = 0  # a border or a rule through the box, not letters
     if rows.max() == 0:
         return box.h, 0.0
     core = rows >= rows.max() / 2
     return int(core.sum()), float(ink[core].mean())
 
 
-def _holder(holders: list[Element], text: Element) -> int | None:
+def holder(holders: list[Element], text: Element) -> int | None:
     """The smallest box (a bar, a card, a text area) round a text, by id."""
     around = [h for h in holders if h.box.area > text.box.area
               and h.box.contains_point(*text.box.center)]  # fmt: skip

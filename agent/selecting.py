@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from clickwright.agent import passages
-from clickwright.agent.grounding import echoes, face, is_prose, text_blocks
+from clickwright.agent.grounding import echoes, face, holder, is_prose, text_blocks
 from clickwright.agent.passages import Passage
 from clickwright.text import normalize
 from clickwright.types import Box, Element, Screen
@@ -58,6 +58,7 @@ class _Block:
     pixels: np.ndarray
     box: Box  # of its first line's widest text
     items: int  # texts on its first line: several where it is a row of links or tabs
+    holder: Box | None  # the box round it (a bar, a card, a text area)
 
     @property
     def face(self) -> tuple[int, float]:
@@ -131,7 +132,7 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     blocks = _blocks(screen, task)
     if not blocks:
         return None
-    main = max(blocks, key=lambda b: (len(b.text.split()), b.text.count("\n")))
+    main = max(blocks, key=_mainness)
     inner = passage.within or passage
     if inner.unit == "paragraph" and inner.nth is None and not inner.words:  # "the paragraph"
         chosen, passage = [main], replace(passage, within=None) if passage.within else Passage()
@@ -153,13 +154,22 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     return _located(chosen, start, end) if start < end else None
 
 
+def _mainness(block: _Block) -> tuple[int, int, int]:
+    """The main text is in the largest box that holds text (an editor's page, not the
+    warning bar over it), and has the most words."""
+    room = block.holder.area if block.holder is not None else 0
+    return room, len(block.text.split()), block.text.count("\n")
+
+
 def _paragraph(block: _Block, main: _Block) -> bool:
     """Whether a block is a paragraph of the main text: in its column (not a sidebar, a
-    quote set in), of a few words at least, and, when it is one line with no end mark, one
-    text set as the main text is (a heading is larger or bolder, a byline smaller, a menu
-    several texts)."""
+    quote set in) and its box (not a warning bar), of a few words at least, and, when it is
+    one line with no end mark, one text set as the main text is (a heading is larger or
+    bolder, a byline smaller, a menu several texts)."""
     left, _, top, _, bottom = block.places[0]
     if abs(left - main.places[0][0]) > max((bottom - top) / 2, 4):  # a quote is set in
+        return False
+    if block.holder != main.holder:  # a bar or a card of its own: a warning, a notice
         return False
     if len(block.text.split()) < PROSE:
         return False
@@ -199,7 +209,12 @@ def _blocks(screen: Screen, task: str) -> list[_Block]:
             parts[-1] = parts[-1] + lines
         else:
             parts.append(lines)
-    blocks = [_placed(lines, screen.frame.pixels) for lines in parts]
+    holders = [e for e in screen.elements if e.kind in ("container", "input")]
+    boxes = {e.id: e.box for e in holders}
+    blocks = []
+    for lines in parts:
+        held = holder(holders, lines[0][0])
+        blocks.append(_placed(lines, screen.frame.pixels, None if held is None else boxes[held]))
     blocks = [b for b in blocks if not (said and echoes(b.text, said, ""))]
     return [b for b in blocks if is_prose(b.text)] or blocks
 
@@ -233,7 +248,7 @@ def _advance(char: str) -> float:
     return 1.25 if char.isupper() else 1.0
 
 
-def _placed(lines: list[list[Element]], pixels: np.ndarray) -> _Block:
+def _placed(lines: list[list[Element]], pixels: np.ndarray, held: Box | None) -> _Block:
     text: list[str] = []
     places: list[tuple[int, int, int, int, int]] = []
     for row, line in enumerate(lines):
@@ -253,4 +268,4 @@ def _placed(lines: list[list[Element]], pixels: np.ndarray) -> _Block:
                 at += weight * step
             text.append(said)
     widest = max(lines[0], key=lambda e: e.box.w).box
-    return _Block("".join(text), tuple(places), pixels, widest, len(lines[0]))
+    return _Block("".join(text), tuple(places), pixels, widest, len(lines[0]), held)
