@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from clickwright.agent.clauses import mask, unquote
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Clip
+from clickwright.text import merged_spans
 
 __all__ = ["Passage", "clipped", "find", "moved", "placed", "read", "removed"]
 
@@ -333,20 +334,9 @@ def _value(text: str, passage: Passage) -> list[Span]:
 # ---- changing the text ---------------------------------------------------------------------------
 
 
-def _merged(spans: list[Span]) -> list[Span]:
-    """`spans` in order, overlapping ones taken as one."""
-    merged: list[Span] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def removed(text: str, spans: list[Span]) -> str:
     """`text` without `spans`; the space beside removed words goes too."""
-    for start, end in reversed(_merged(spans)):
+    for start, end in reversed(merged_spans(spans)):
         if end == len(text) and text[start - 1 : start] == "\n" and text[end - 1] != "\n":
             start -= 1  # the last line, which has no line break of its own, takes the one before
         elif not text[start:end].endswith("\n"):
@@ -423,7 +413,7 @@ def moved(text: str, spans: list[Span], unit: str, where: str, anchor: Span | No
     clip = clipped(text, spans, unit)
     rest = removed(text, spans)
     if anchor is not None:
-        merged = _merged(spans)
+        merged = merged_spans(spans)
         if any(a < anchor[1] and anchor[0] < b for a, b in merged):
             return None
         shift = sum(b - a for a, b in merged if b <= anchor[0])

@@ -54,3 +54,14 @@ def _inside(a: str, b: str) -> float:
     while end < len(b) and b[end] != " ":
         end += 1
     return fuzz.ratio(a, b[start:end])
+
+
+def merged_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans of a text (start, end) in order, overlapping ones taken as one."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

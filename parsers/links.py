@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from clickwright.parsers.menus import lines_of
+from clickwright.text import merged_spans
 from clickwright.types import Box, Element
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:
             below = ink[row + 2, start:end].mean() if row + 2 < ink.shape[0] else 0.0
             if gap < GAP_INK and below < 0.5:  # apart from the letters, and thin
                 spans.append((x0 + start, x0 + end))
-    return _merged(spans)
+    return merged_spans(spans)
 
 
 def _runs(line: np.ndarray) -> list[tuple[int, int]]:
@@ -131,16 +132,6 @@ def _runs(line: np.ndarray) -> list[tuple[int, int]]:
     padded = np.concatenate([[False], line, [False]]).astype(np.int8)
     edges = np.flatnonzero(np.diff(padded))
     return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def _split_at_underlines(element: Element, spans: list[tuple[int, int]]) -> list[Element]:
