@@ -57,6 +57,11 @@ def world() -> Iterator[World]:
     tc.shutil.rmtree(work, ignore_errors=True)
 
 
+DIALOGS = ("zenity", "yad", "gxmessage", "kdialog")
+"""Programs that exit once answered: their exit is waited for (an editor or a browser stays
+open)."""
+
+
 @dataclass
 class Outcome:
     said: dict
@@ -100,8 +105,8 @@ def run(world: World, command: str, task: str, files: dict[str, str] | None = No
         )  # fmt: skip
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         said = json.loads(lines[-1]) if lines else {"outcome": "error", "reason": done.stderr}
-        try:
-            program.wait(timeout=3)  # a dialog that was answered exits at once
+        try:  # a dialog that was answered exits at once; an editor has saved by now
+            program.wait(timeout=3 if command.split()[0] in DIALOGS else 0.5)
         except subprocess.TimeoutExpired:
             pass
         code = program.poll()
