@@ -705,8 +705,10 @@ def _paragraphs(block: list[list[Element]], pixels: np.ndarray) -> list[list[lis
     if not pitches:
         return [block]
     parts, tight = [[block[0]]], min(pitches)
-    for pitch, above, line in zip(pitches, block[:-1], block[1:], strict=True):
-        low, high = sorted((_letters(above, pixels), _letters(line, pixels)))
+    sizes = [_letters(line, pixels) for line in block]  # each line's letters read once
+    for pitch, pair, line in zip(pitches, zip(sizes, sizes[1:], strict=False), block[1:],
+                                 strict=True):  # fmt: skip
+        low, high = sorted(pair)
         if pitch > tight + line[0].box.h / 3 or high > HEADING * low and high - low >= 3:
             parts.append([line])
         else:

@@ -446,7 +446,7 @@ def _build(
             and toks[c.slots["text"][0]].word not in ("a", "an", "one")  # "a blank line": new
         ):  # "put the passport line before socks": moved, not typed
             tail = [t.word for t in toks[c.slots["text"][1] :]]
-            where = next((w for w, words in _PASTED_AT if words & set(tail[:4])), None)
+            where = _place_said(set(tail[:4]))
             if where in ("start", "end"):
                 return [Step("drag", clause, target=slot("text"), where="position",
                              nth=1 if where == "start" else -1)]  # fmt: skip
@@ -524,7 +524,7 @@ def _pair(first: str, second: str) -> tuple[str, str]:
 
 def _pasted(clause: str, tail: Sequence[str], anchor: str) -> list[Step] | None:
     """What was cut or copied, put where the words after "it" say."""
-    where = next((w for w, words in _PASTED_AT if words & set(tail[:4])), None)
+    where = _place_said(set(tail[:4]))
     if where is None:
         return None
     return [Step("paste", clause, target=anchor or None if where in ("after", "before") else None,
@@ -536,10 +536,15 @@ def _pasted_at(toks: Sequence[Token], c: _Candidate) -> str | None:
     anchor, the text's "start" or "end"; None: at the caret."""
     inside = {i for a, b in c.slots.values() for i in range(a, b)}
     said = {t.word for i, t in enumerate(toks) if i not in inside}
-    where = next((w for w, words in _PASTED_AT if words & said), None)
+    where = _place_said(said)
     if where in ("start", "end") and "of" in said and "anchor" in c.slots:
         return f"line {where}"  # "at the end of the first line": on that line
     return where
+
+
+def _place_said(words: set[str]) -> str | None:
+    """ "after" or "before" an anchor, or the text's "start" or "end", by the words said."""
+    return next((where for where, said in _PASTED_AT if said & words), None)
 
 
 _PASTED_AT = (("after", {"after", "below", "under", "beneath", "underneath"}),

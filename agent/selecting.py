@@ -3,14 +3,15 @@ sentence", "select the word 'urgent'", "highlight the text in the 1st paragraph"
 
 The words, named as agent/passages.py reads them, are found in the screen's blocks of text (not
 the page's own copy of the task), a block being a paragraph. OCR gives lines, not letters, so
-each character is placed in proportion along its line's box; the press is just left of the
-first character, the release just right of the last.
+each character is placed along its line's box by its usual width; the press is just left of
+the first character, the release just right of the last.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -60,11 +61,11 @@ class _Block:
     items: int  # texts on its first line: several where it is a row of links or tabs
     holder: Box | None  # the box round it (a bar, a card, a text area)
 
-    @property
+    @cached_property
     def face(self) -> tuple[int, float]:
         return face(self.pixels, self.box)
 
-    @property
+    @cached_property
     def letter(self) -> int:
         """An average letter's width here (a space between words is a third of one)."""
         widths = [r - lf for (lf, r, *_), c in zip(self.places, self.text, strict=True)
@@ -125,10 +126,10 @@ def _ink_edge(
 
 
 def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
-    """Where to press and let go to select `passage` in the screen's text: its paragraphs are
-    the screen's blocks of prose; a sentence, line or word not said to be in one is in the
-    main block (of most words); nothing named: all of the main block. None when the screen
-    shows no such text."""
+    """Where to press and let go to select `passage` in the screen's text: given words
+    anywhere; a part counted (a paragraph, a sentence, a line, a word) in the paragraphs of
+    the main text; nothing named, or "the paragraph": all of the main block. None when the
+    screen shows no such text."""
     blocks = _blocks(screen, task)
     if not blocks:
         return None
