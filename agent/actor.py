@@ -112,6 +112,16 @@ NEXT_ARROWS = (">", "›", "»", ">>", "→")
 """A pager's arrow to the next page, as the parser reads it."""
 
 
+def _labels_a_row(screen: Screen, sign: Element) -> bool:
+    """Whether a "+" or "▸" opens a row: the row's words follow it on its line (a browser's
+    new-tab "+" and a counter's "+" have none beside them)."""
+    middle, reach = sign.box.center[1], 3 * max(sign.box.h, sign.box.w)
+    return any(e.id != sign.id and e.text.strip() not in EXPANDERS and len(e.text.strip()) > 1
+               and 0 <= e.box.x - sign.box.right <= reach
+               and abs(e.box.center[1] - middle) <= max(e.box.h, sign.box.h) / 2
+               for e in screen.elements)  # fmt: skip
+
+
 def _pager_arrow(screen: Screen, label: str | None = None) -> Element | None:
     """The last control showing a next-page arrow (`label`, else any of them)."""
     arrows = [e for e in screen.elements if e.interactive
@@ -1265,7 +1275,9 @@ class OfflineActor:
             closed = [
                 e
                 for e in self.screen.elements
-                if e.text.strip() in EXPANDERS and not any(e.box.iou(b) > 0.5 for b in opened)
+                if e.text.strip() in EXPANDERS
+                and not any(e.box.iou(b) > 0.5 for b in opened)
+                and _labels_a_row(self.screen, e)
             ]
             if not closed:
                 return False

@@ -16,7 +16,8 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from clickwright.agent.dates import date_in, month, months_in, parse_date, same_day
-from clickwright.agent.lexicon import lexicon, words_of
+from clickwright.agent.lexicon import lexicon, phrase_at, words_of
+from clickwright.errors import StepFailed
 from clickwright.parsers.colours import colour_of, flat_fill, palette
 from clickwright.parsers.links import is_link
 from clickwright.parsers.shapes import SHAPE_NAMES
@@ -76,11 +77,17 @@ def echoes(text: str, task: str, description: str) -> bool:
     the same for every element) that is not the target as said (a line of the instruction
     is no target however much of it the description repeats)."""
     shown, wanted = normalize(text), normalize(description)
+    if _named(shown) == _named(wanted):
+        return False  # "The new bike" for "the new bike": the name, its article cut or not
     return (
         len(shown) >= 10
         and fuzz.partial_ratio(shown, task) >= 90
         and (len(shown) > len(wanted) + 3 or fuzz.ratio(shown, wanted) < 90)
     )
+
+
+def _named(text: str) -> list[str]:
+    return [w for w in text.split() if w not in lexicon().determiners]
 
 
 def of_kind(screen: Screen, kind: str | None, nth: int | None = None) -> list[Candidate]:
@@ -127,6 +134,12 @@ def rank(
     texts that merely repeat the task `echo_of` are never candidates.
     """
     found = _by_words(screen, description, kind, new_since, near, echo_of)
+    said = description.split()
+    if not found and len(said) > 1 and said[-1].lower() in lexicon().thing_nouns:
+        bare = " ".join(said[:-1])  # "the cat photo": the one that says cat
+        words = set(_named(normalize(bare)))
+        found = [c for c in _by_words(screen, bare, kind, new_since, near, echo_of)
+                 if words <= set(normalize(c.element.text or c.element.name).split())]  # fmt: skip
     if (colour := palette().name_in(description)) is None or any(
         text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
     ):
@@ -212,11 +225,15 @@ def _by_colour(
     shades = any(w in ("shade", "shades") for w in lead)
     rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
     pool = rank(screen, " ".join(rest), kind, echo_of=echo_of) if rest else []
-    seen = [(c, _coloured(screen, c.element, name, shades)) for c in pool]
+    kinds = {f"{w.lower()}{s}" for w in rest for s in ("s", "es")}
+    headings = [c for c in pool if normalize(c.element.text) in kinds]  # "FOLDERS" over them
+    seen = [(c, _coloured(screen, c.element, name, shades)) for c in pool if c not in headings]
     if not any(rgb for _, (rgb, _) in seen):
         big = screen.frame.size[0] * screen.frame.size[1] / 4
         task = normalize(echo_of)
-        anything = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive, "")
+        headed = [s for c in pool if (s := section(screen, c.element)) is not None]
+        anything = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive
+                              + SECTION_BONUS * any(s.contains(e.box) for s in headed), "")
                     for e in screen.elements if e.box.area < big
                     and not (task and e.kind in ECHO_KINDS
                              and echoes(e.text, task, description))]  # fmt: skip
@@ -232,6 +249,24 @@ def _by_colour(
         if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):
             kept.append(c)  # a swatch and the outline round it are one thing
     return kept
+
+
+SECTION_BONUS = 12.0
+"""What being under a heading that names the thing ("FOLDERS" for "the orange folder") is worth
+against another thing of that colour elsewhere (a file's orange mark in the list below)."""
+
+
+def section(screen: Screen, heading: Element) -> Box | None:
+    """The part of the screen a heading names: from under it down to the next text set like it
+    (as far left, letters as tall), across the screen; None when `heading` is no plain text
+    (a button or a row names only itself)."""
+    if heading.kind != "text" or not heading.text.strip():
+        return None
+    box = heading.box
+    below = [e.box.y for e in screen.elements if e.kind == "text" and e.box.y > box.bottom
+             and abs(e.box.x - box.x) <= box.h and abs(e.box.h - box.h) <= box.h / 4]  # fmt: skip
+    end = min(below, default=screen.frame.size[1])
+    return Box(0, box.bottom, screen.frame.size[0], max(1, end - box.bottom))
 
 
 def _coloured(
@@ -250,7 +285,7 @@ def _coloured(
 
 def _owner(screen: Screen, mark: Element) -> Element | None:
     """The text a coloured mark belongs to: on its line (the nearest), else the title of the
-    card round it."""
+    card round it, or the caption under the picture it is on."""
     texts = [e for e in screen.elements if e.kind in ("text", "link") and e.text.strip()
              and not e.box.contains(mark.box)]  # fmt: skip
     middle, half = mark.box.center[1], mark.box.h / 2
@@ -262,6 +297,11 @@ def _owner(screen: Screen, mark: Element) -> Element | None:
     for holder in sorted(holders, key=lambda e: e.box.area):
         if inside := [e for e in texts if holder.box.contains(e.box)]:
             return max(inside, key=lambda e: e.box.h * len(e.text))
+        box = holder.box
+        under = [e for e in texts if 0 <= e.box.y - box.bottom <= max(box.h / 4, 2 * e.box.h)
+                 and box.x - e.box.h <= e.box.x < box.center[0]]  # fmt: skip
+        if under:  # a picture's caption under it
+            return min(under, key=lambda e: e.box.y)
     return None
 
 
@@ -500,6 +540,51 @@ def unseen_sliders(screen: Screen) -> list[Field]:
             element = Element(-1 - len(found), box, "input", end.text, interactive=True)
             found.append(Field(element, label.text))
     return found
+
+
+def files_named(screen: Screen, words: str) -> list[Element] | None:
+    """The files a kind of file names ("the two .jpg files", "all the PDFs", "both photos"):
+    each text showing a file name with one of the kind's endings, top first; None when the
+    words say more than a kind and a count. A count said ("two", "both") must be what is
+    shown, or StepFailed says what is."""
+    lex = lexicon()
+    said = [w.lstrip(".") for w in words_of(words.replace(".", " ."))]
+    endings: set[str] = set()
+    known = {e for ends in lex.file_kinds.values() for e in ends}
+    count, rest = None, []
+    i = 0
+    while i < len(said):
+        phrase = max((p for p in lex.file_kinds if phrase_at(said, i, p)), key=len, default=())
+        word = said[i]
+        if phrase:
+            endings.update(lex.file_kinds[phrase])
+            i += len(phrase)
+            continue
+        if (ending := next((f".{w}" for w in (word, word.removesuffix("s"))
+                            if f".{w}" in known), None)) is not None:  # fmt: skip
+            endings.add(ending)
+        elif word == "both":
+            count = 2
+        elif (n := lex.number(word)) is not None:
+            count = int(n)
+        elif word not in lex.determiners and word not in FILE_WORDS:
+            rest.append(word)
+        i += 1
+    if not endings or rest:
+        return None
+    shown = sorted((e for e in screen.elements if e.kind not in FIELD_KINDS
+                    and FILE_NAME.fullmatch(e.text.strip())
+                    and e.text.strip().lower().endswith(tuple(endings))),
+                   key=lambda e: (e.box.y, e.box.x))  # fmt: skip
+    if count is not None and len(shown) != count:
+        raise StepFailed(f"'{words}' names {count} files, the screen shows {len(shown)} "
+                         f"({', '.join(e.text for e in shown) or 'none'})")  # fmt: skip
+    return shown
+
+
+FILE_NAME = re.compile(r"[^\s/\\][^/\\]*\.[A-Za-z0-9]{1,5}")
+FILE_WORDS = frozenset({"all", "every", "each", "of", "file", "files", "ones", "one", "them"})
+"""Words beside a kind of file that say nothing more about which ("all of the pdf files")."""
 
 
 def scope_box(screen: Screen, words: str) -> Box | None:

@@ -134,6 +134,7 @@ class Lexicon:
         self.linkers = frozenset(data["linkers"])
         self.scope_openers = frozenset(data["scope_openers"])
         self.picture_nouns = frozenset(data["picture_nouns"])
+        self.thing_nouns = frozenset(data["thing_nouns"])
         self.slider_ends = {end: frozenset(words) for end, words in data["slider_ends"].items()}
         self.exceptions = re.compile(
             r"\s*\b(?:" + "|".join(map(re.escape, data["exceptions"])) + r")\b\s*", re.I
@@ -208,6 +209,10 @@ class Lexicon:
         self.units: dict[str, str] = {
             unit: group for group, units in data["units"].items() for unit in units
         }
+        self.file_kinds: dict[tuple[str, ...], tuple[str, ...]] = {
+            tuple(k.split()): tuple(v) for k, v in data["file_kinds"].items()
+        }
+        self.unit_scales: dict[str, float] = {k: float(v) for k, v in data["unit_scales"].items()}
         self.comparisons: dict[tuple[str, ...], str] = {
             tuple(phrase.split()): op
             for op, phrases in data["comparisons"].items()

@@ -180,11 +180,23 @@ def lone_verb(clause: str) -> bool:
     return bool(n) and start + n == len(words)
 
 
+_APPOSITION = re.compile(
+    r"\b(?:both|all|the|these|those|my|our|your|two|three|four)(?: [\w.'-]+){1,3} \("
+    r"(?:i\.?e\.?,? |namely |that is,? )?"
+    r"(?P<what>(?:the|all|both|these|those|my) [^()]+)\)(?=\s*\S)",
+    re.I,
+)
+"""A thing named again in brackets, more exactly, before the clause goes on: the bracket's
+words name it."""
+
+
 def split_scope(clause: str) -> tuple[str, str | None]:
     """The clause without the place it acts in, and that place: a leading one to the first
     comma ("For the user @ana, click Follow") or a trailing one that names a kind of place
     ("… on the Windows tab", "… in the settings")."""
     lex = lexicon()
+    if said := _APPOSITION.search(clause):  # "both photos (the .jpg files) …": the .jpg files
+        return clause[: said.start()] + said["what"] + clause[said.end() :], None
     m = re.fullmatch(r"(.+?)\s*\(([^()]*[^\W\d_][^()]*)\)\s*", clause)  # "… (settings, a tab)"
     if m is not None:
         inside = [p.strip() for p in m[2].split(",") if p.strip()]
@@ -599,7 +611,7 @@ def _dragged(
         return [Step("drag", clause, target=what, direction=towards, amount=amount)]
     if verb.lower() in ("put", "place") and not set(words_of(dest)) & lex.drag_containers:
         return None  # "put 7 in B3": a value's place, the typing verbs'
-    return [Step("drag", clause, target=what, destination=dest)]
+    return [Step("drag", clause, target=what, destination=dest, soft=True)]  # "A and B", "the pdfs"
 
 
 def _highlighted(

@@ -32,6 +32,7 @@ from clickwright.agent.grounding import (
     card_round,
     echoes,
     fields,
+    files_named,
     grid_cell,
     grid_column,
     is_prose,
@@ -109,7 +110,26 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _select(step, screen)
         case "click" | "check" | "uncheck" | "double_click" | "right_click" if step.soft:
             return _pointed(step, screen)
+        case "drag" if step.soft and step.target:
+            return _moved(step, screen)
     return Settled([replace(step, soft=False)])
+
+
+def _moved(step: Step, screen: Screen) -> Settled:
+    """What a drag onto a place moves: the one thing named as shown ("Salt and pepper"), else
+    each file of a kind ("the two .jpg files"), else each thing of a list ("report.pdf and
+    notes.txt"), one drag each, each found again when its turn comes."""
+    target = step.target or ""
+    if _shown(screen, target):
+        return _same(step)
+    each = [e.text for e in files_named(screen, target) or ()]
+    parts = _parts(target)
+    if not each and len(parts) > 1 and all(_shown(screen, p) for p in parts):
+        each = parts
+    if not each:
+        return _same(step)
+    drags = [replace(step, target=name, soft=False) for name in each]
+    return Settled(drags, f"'{target}': {', '.join(each)}, one at a time")
 
 
 def _same(step: Step, why: str = "") -> Settled:
@@ -1466,8 +1486,11 @@ MONEY_CELL = re.compile(r"[$€£]?\s?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?\s?[
 
 
 def _amount(text: str) -> float | None:
+    """The amount a cell shows, in its unit's smallest kin ("3.4 MB" is 3,400,000)."""
     spaced = MONEY_CELL.search(text)
-    return _as_number(re.sub(r"[ \u00a0]", "", spaced[0])) if spaced else _as_number(text)
+    number = _as_number(re.sub(r"[ \u00a0]", "", spaced[0])) if spaced else _as_number(text)
+    unit = re.search(r"\d\s?([^\W\d_]{1,5})\s*$", text)
+    return number * lexicon().unit_scales.get(unit[1].lower(), 1.0) if number and unit else number
 
 
 def _rows_meeting(screen: Screen, said: list[str]) -> list[float] | None:

@@ -118,7 +118,8 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
 
 
 def flat_fill(pixels: np.ndarray, box: Box) -> RGB | None:
-    """The one colour most of `box`'s inside is (a swatch, a filled button), else None."""
+    """The one colour most of `box`'s inside is (a swatch, a filled button, a round tag in a
+    ring of another colour), else None."""
     seen = _on_frame(pixels, box)
     if seen is None:
         return None
@@ -127,6 +128,11 @@ def flat_fill(pixels: np.ndarray, box: Box) -> RGB | None:
     if not inside.size:
         return None
     mode, share = _commonest(inside.reshape(-1, 3))
+    if share < FLAT and min(inside.shape[:2]) >= 4:  # a round swatch: its disc, not the corners
+        h, w = inside.shape[:2]
+        y, x = np.ogrid[:h, :w]
+        disc = ((x + 0.5 - w / 2) / (w / 2)) ** 2 + ((y + 0.5 - h / 2) / (h / 2)) ** 2 <= 1
+        mode, share = _commonest(inside[disc])
     return mode if share >= FLAT else None
 
 

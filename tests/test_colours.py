@@ -149,3 +149,48 @@ def test_a_colour_that_is_an_options_own_label_is_found_by_its_text():
     screen = Screen(Frame(pixels), options)
     assert rank(screen, "Purple")[0].element.text == "Purple"
     assert rank(screen, "the purple swatch")[0].element.id == 1
+
+
+def folders_and_files() -> Screen:
+    """A file manager's page: a FOLDERS heading over folder tiles, then a FILES heading over
+    rows, each file with a square mark of its type's colour (orange for photos)."""
+    pixels = page((400, 600))
+    orange, grey, green = (224, 138, 30), (138, 143, 152), (47, 158, 85)
+    elements = [Element(0, Box(10, 10, 80, 16), "text", "FOLDERS")]
+    for i, (name, fill) in enumerate((("Archive", grey), ("Shared", orange), ("2025", green))):
+        x = 20 + 180 * i
+        swatch(pixels, Box(x, 40, 40, 30), fill, outline=False)
+        elements += [Element(1 + 2 * i, Box(x, 40, 40, 30), "container"),
+                     Element(2 + 2 * i, Box(x + 50, 45, 70, 16), "text", name)]  # fmt: skip
+    elements.append(Element(10, Box(10, 100, 130, 16), "text", "FILES IN MY FILES"))
+    for i, (name, fill) in enumerate((("IMG_2231.jpg", orange), ("budget.xlsx", green))):
+        y = 130 + 30 * i
+        swatch(pixels, Box(20, y, 14, 14), fill, outline=False)
+        elements += [Element(11 + 2 * i, Box(20, y, 14, 14), "icon", name="square"),
+                     Element(12 + 2 * i, Box(40, y, 100, 16), "text", name)]  # fmt: skip
+    cv2.putText(pixels, "FOLDERS", (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.5, grey, 1)
+    return Screen(Frame(pixels), tuple(elements))
+
+
+def test_a_thing_of_a_colour_is_looked_for_under_the_heading_that_names_its_kind():
+    screen = folders_and_files()
+    assert rank(screen, "the orange folder")[0].element.id == 3  # not the photo's orange mark
+    assert rank(screen, "the green folder")[0].element.id == 5
+    assert rank(screen, "the grey folder")[0].element.id == 1  # not the grey heading's ink
+
+
+def test_a_round_tag_in_a_white_ring_is_its_fill_and_marks_the_caption_under_its_picture():
+    pixels = page((300, 400))
+    pixels[20:120, 20:180] = (47, 93, 58)  # a dark green photo
+    cv2.circle(pixels, (160, 35), 9, (255, 255, 255), -1)
+    cv2.circle(pixels, (160, 35), 7, (67, 160, 71), -1)  # its green tag
+    pixels[20:120, 200:360] = (79, 126, 168)  # another photo, blue, no tag
+    elements = (Element(0, Box(20, 20, 160, 100), "container"),
+                Element(1, Box(151, 26, 19, 19), "radio"),
+                Element(2, Box(200, 20, 160, 100), "container"),
+                Element(3, Box(24, 126, 90, 16), "text", "Forest walk"),
+                Element(4, Box(204, 126, 90, 16), "text", "Last beach day"))  # fmt: skip
+    screen = Screen(Frame(pixels), elements)
+    assert colour_of(pixels, Box(151, 26, 19, 19)) == (67, 160, 71)
+    found = rank(screen, "the photo with the green dot")
+    assert found[0].element.text == "Forest walk"

@@ -14,7 +14,13 @@ from clickwright.agent.grounding import fields, in_scope, rank, scope_box
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Memory
-from clickwright.agent.settle import intent_button, read_value, row_words, settle
+from clickwright.agent.settle import (
+    intent_button,
+    read_value,
+    row_by_extreme,
+    row_words,
+    settle,
+)
 from clickwright.errors import StepFailed, TaskError
 from clickwright.types import Box, Element, Frame, Screen
 
@@ -1040,3 +1046,57 @@ def test_a_sum_no_float_holds_is_no_answer():
 
     assert _evaluated("9" * 400 + "*2") is None and _evaluated("(" * 300 + "1" + ")" * 300) is None
     assert _evaluated("1e308*10") is None
+
+
+def file_list() -> Screen:
+    names = ["report.pdf", "IMG_2231.jpg", "budget.xlsx", "notes.txt", "holiday.jpg"]
+    sizes = ["1.2 MB", "3.4 MB", "45 KB", "2 KB", "640 KB"]
+    rows = [el(i, "text", name, (40, 100 + 30 * i, 150, 16)) for i, name in enumerate(names)]
+    rows += [el(10 + i, "text", size, (400, 100 + 30 * i, 60, 16)) for i, size in enumerate(sizes)]
+    return screen(el(20, "text", "Private", (40, 40, 80, 16)), *rows)
+
+
+def test_what_should_go_where_is_a_move_and_a_kind_of_file_moves_each_file_of_it():
+    steps = interpret("both photos (the .jpg files) should go into the Private folder")
+    assert [(s.verb, s.target, s.destination) for s in steps] == [
+        ("drag", ".jpg files", "Private folder")
+    ]
+    moved = settle(steps[0], file_list(), Memory()).steps
+    assert [(s.verb, s.target, s.destination) for s in moved] == [
+        ("drag", "IMG_2231.jpg", "Private folder"),
+        ("drag", "holiday.jpg", "Private folder"),
+    ]
+    each = settle(interpret("the pdfs belong in Private")[0], file_list(), Memory()).steps
+    assert [s.target for s in each] == ["report.pdf"]
+    two = interpret("move notes.txt and budget.xlsx to Private")[0]
+    listed = settle(two, file_list(), Memory())
+    assert [s.target for s in listed.steps] == ["notes.txt", "budget.xlsx"]
+    with pytest.raises(StepFailed, match="names 3 files, the screen shows 2"):
+        settle(interpret("move the three jpgs into Private")[0], file_list(), Memory())
+
+
+def test_a_place_something_has_to_be_in_its_list_is_a_move_there():
+    def read(task: str) -> list[tuple[str | None, int | None]]:
+        return [(s.target, s.nth) for s in interpret(task) if s.verb == "drag"]
+
+    assert read("the cat photo should be first") == [("cat photo", 1)]
+    assert read("Forest walk has to be last") == [("Forest walk", -1)]
+    assert read("make The new bike the album cover") == [("new bike", 1)]
+    assert read("make the photo with the orange dot the cover, it has to be first") == [
+        ("photo with the orange dot", 1)
+    ]
+    assert interpret("the total should be 40")[0].verb != "drag"  # a value, not a place
+
+
+def test_the_biggest_file_compares_sizes_in_their_units():
+    assert row_by_extreme(file_list(), "the biggest file") == "IMG_2231.jpg"  # 3.4 MB, not 640 KB
+    assert row_by_extreme(file_list(), "the smallest file") == "notes.txt"
+
+
+def test_a_name_said_without_its_article_is_not_the_task_shown_back():
+    shown = screen(el(0, "text", "The new bike", (40, 40, 120, 16)),
+                   el(1, "text", "Cat on the sofa", (40, 80, 120, 16)))  # fmt: skip
+    found = rank(shown, "new bike", echo_of="make The new bike the album cover")
+    assert found and found[0].element.id == 0
+    assert rank(shown, "cat photo")[0].element.id == 1  # the one that says cat
+    assert rank(shown, "dog photo") == []
