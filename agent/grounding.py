@@ -217,7 +217,9 @@ def _by_colour(
     name, start, end = colour
     said = description.split()
     lead = [w.lower() for w in said[:start]]
-    if owned := next((i for i, w in enumerate(lead) if w in ("with", "has", "have")), None):
+    if (
+        owned := next((i for i, w in enumerate(lead) if w in ("with", "has", "have")), None)
+    ) is not None:
         marked = (name, start - owned - 1, end - owned - 1)
         marks = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
         return [Candidate(owner, m.score, f"{m.why}, its {name} mark") for m in marks
@@ -298,7 +300,7 @@ def _owner(screen: Screen, mark: Element) -> Element | None:
         if inside := [e for e in texts if holder.box.contains(e.box)]:
             return max(inside, key=lambda e: e.box.h * len(e.text))
         box = holder.box
-        under = [e for e in texts if 0 <= e.box.y - box.bottom <= max(box.h / 4, 2 * e.box.h)
+        under = [e for e in texts if -e.box.h / 2 <= e.box.y - box.bottom <= max(box.h / 4, 2 * e.box.h)
                  and box.x - e.box.h <= e.box.x < box.center[0]]  # fmt: skip
         if under:  # a picture's caption under it
             return min(under, key=lambda e: e.box.y)

@@ -28,10 +28,13 @@ def list_around(screen: Screen, element: Element) -> tuple[list[Element], int]:
     elements about its size lined up with it, evenly spaced, one per place; a grid's rows one
     after another. No list: []."""
     column, row = _run(screen, element, 1), _run(screen, element, 0)
-    if len(row) > len(column) and len(column) >= 2:  # a grid (photos): rows in reading order
-        rows = [_run(screen, anchor, 0) for anchor in column]
-        if all(len(r) >= 2 for r in rows):
-            return [e for r in rows for e in r], 0
+    if len(row) >= 2 and len(column) >= 2:  # a grid (photos): rows in reading order
+        rows = [_run(screen, anchor, 0) or [anchor] for anchor in column]
+        alike = [r for r in rows if _in_columns(r, row)]  # not a bar whose first lines up
+        full = [i for i, r in enumerate(alike) if len(r) >= 2]
+        alike = [r for i, r in enumerate(alike) if len(r) >= 2 or i > full[-1]]  # a short last
+        if len(row) > len(alike) >= 2:  # (a lone badge above is no row)
+            return [e for r in alike for e in r], 0
     if len(row) > len(column):
         return row, 0
     return (column, 1) if len(column) >= 2 else ([], 1)
@@ -95,6 +98,14 @@ def _run(screen: Screen, element: Element, axis: int) -> list[Element]:
     while last < len(gaps) and 0.6 * pitch <= gaps[last] <= 1.5 * pitch:
         last += 1
     return places[first : last + 1]
+
+
+def _in_columns(run: list[Element], row: list[Element]) -> bool:
+    """Whether `run` is another row of `row`'s grid: it starts in the same column and its
+    items are as far apart (not a bar of other things whose first lines up with the grid)."""
+    if abs(run[0].box.x - row[0].box.x) > max(6.0, row[0].box.h * 0.6):
+        return False
+    return len(run) < 2 or abs(_pitch(run, 0) - _pitch(row, 0)) <= 0.1 * _pitch(row, 0)
 
 
 def _lined_up(a: Box, b: Box, tolerance: float) -> bool:

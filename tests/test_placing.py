@@ -87,3 +87,16 @@ def test_a_grid_of_photos_is_one_list_in_reading_order():
     assert [e.text for e in items] == titles and axis == 0
     x, y = nth_place(grid, grid.elements[2], -1)
     assert y == 319 and 588 + 40 < x < 588 + 60  # a third of a column past Bike's middle
+
+
+def test_a_grid_of_captions_is_read_row_by_row_without_the_bar_above_it():
+    bar = [el(0, "Colour tag:", (165, 59, 78, 22)), el(1, "No tag", (424, 60, 60, 22)),
+           el(2, "Click a photo, then a colour.", (497, 61, 555, 17)),
+           el(10, "Cover", (176, 100, 43, 14))]  # fmt: skip  # a badge on the first photo
+    captions = [el(3 + i, f"Photo {i + 1}", (174 + 239 * (i % 4), 216 + 157 * (i // 4), 100, 18))
+                for i in range(7)]  # fmt: skip
+    grid = Screen(FRAME, (*bar, *captions))
+    items, axis = list_around(grid, item(grid, "Photo 5"))
+    assert [e.text for e in items] == [f"Photo {i}" for i in range(1, 8)]  # a short last row
+    assert axis == 0
+    assert nth_place(grid, item(grid, "Photo 5"), 1) is not None
