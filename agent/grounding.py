@@ -299,12 +299,17 @@ def _owner(screen: Screen, mark: Element) -> Element | None:
     for holder in sorted(holders, key=lambda e: e.box.area):
         if inside := [e for e in texts if holder.box.contains(e.box)]:
             return max(inside, key=lambda e: e.box.h * len(e.text))
-        box = holder.box
-        under = [e for e in texts if -e.box.h / 2 <= e.box.y - box.bottom <= max(box.h / 4, 2 * e.box.h)
-                 and box.x - e.box.h <= e.box.x < box.center[0]]  # fmt: skip
-        if under:  # a picture's caption under it
+        if under := [e for e in texts if _captions(e.box, holder.box)]:
             return min(under, key=lambda e: e.box.y)
     return None
+
+
+def _captions(text: Box, picture: Box) -> bool:
+    """Whether `text` is the caption under `picture` (its top may be a pixel into the box)."""
+    gap = text.y - picture.bottom
+    return -text.h / 2 <= gap <= max(picture.h / 4, 2 * text.h) and (
+        picture.x - text.h <= text.x < picture.center[0]
+    )
 
 
 def _part(element: Element, description: str) -> Box | None:

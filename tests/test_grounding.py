@@ -289,7 +289,8 @@ def test_a_label_named_in_a_label_and_value_text_is_aimed_at_its_value():
 def test_a_plus_sign_opens_a_tree_row_only_when_the_rows_words_follow_it():
     from clickwright.agent.actor import _labels_a_row
 
-    rows = screen(el(0, "text", "+", (10, 40, 10, 12)), el(1, "text", "Documents", (26, 38, 90, 16)),
+    rows = screen(el(0, "text", "+", (10, 40, 10, 12)),
+                  el(1, "text", "Documents", (26, 38, 90, 16)),
                   el(2, "button", "+", (300, 6, 24, 24)),  # a browser's new-tab button
                   el(3, "text", "Cloudbox", (40, 6, 120, 24)))  # fmt: skip
     assert _labels_a_row(rows, rows.elements[0])
