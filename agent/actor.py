@@ -98,6 +98,8 @@ SHOWN_WELL = 85.0
 SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
 """Steps whose target, when it is nowhere else, may be an option in the program's settings."""
 MAX_SCROLLS = 6
+PARAGRAPH_SLACK = 12
+"""px: a paragraph seen again after a scroll ends (or starts) this near where it did."""
 """Scrolls down a page or list in search of a target before giving up."""
 PART_PAGE = 2
 """Wheel steps that move a page by less than its height, so nothing on it is skipped."""
@@ -941,6 +943,7 @@ class OfflineActor:
         """A press before the first character and a release after the last, as a person
         selects words."""
         passage, task = passages.read(step.target or ""), self.state.task
+        passage = self._counted_down(step, passage)
         found = selecting.span(self.screen, passage, task)
         if found is None and self.reveal(  # below the fold: scrolled to
             step, step.target or "", "list",
@@ -965,6 +968,46 @@ class OfflineActor:
         if done.verdict.status == "retry":  # nothing selected: what comes next must not act
             raise StepFailed(f"could not {step.clause!r}: dragging over {found.text[:60]!r} "
                              "selected nothing")  # fmt: skip
+
+    def _counted_down(self, step: Step, passage: passages.Passage) -> passages.Passage:
+        """A paragraph counted from the page's top ("the fourth paragraph", "the last one")
+        that is not in view yet: the page scrolled down to it, keeping each paragraph seen at
+        its place on the page (one cut at the view's top still ends where it ended), as a
+        person reading down counts; the passage then counted in what is in view."""
+        nth = selecting.paragraph_nth(passage)
+        if nth is None:
+            return passage
+        seen: list[tuple[int, int]] = []  # on the page: top, bottom
+        offset, bottom = 0, self.screen.frame.size[1]
+        for _ in range(MAX_SCROLLS + 1):
+            shown = selecting.paragraph_spans(self.screen, self.state.task)
+            for top, end in shown:
+                same = next((i for i, (t, b) in enumerate(seen)
+                             if abs(t - top - offset) <= PARAGRAPH_SLACK
+                             or abs(b - end - offset) <= PARAGRAPH_SLACK), None)  # fmt: skip
+                if same is None:
+                    seen.append((top + offset, end + offset))
+                else:
+                    t, b = seen[same]
+                    seen[same] = (min(t, top + offset), max(b, end + offset))
+            seen.sort()
+            wanted = seen[nth - 1] if 0 < nth <= len(seen) else None
+            if wanted is not None and wanted[1] - offset < bottom:
+                break
+            before = self.screen
+            if not self._scroll_once(step, f"counting paragraphs to {step.target!r}", 2):
+                break
+            moved = scrolled_by(before, self.screen)
+            if not moved:
+                break
+            offset += moved
+        shown = selecting.paragraph_spans(self.screen, self.state.task)
+        target = seen[nth - 1] if 0 < nth <= len(seen) else seen[-1] if seen else None
+        at = next((i for i, (t, b) in enumerate(shown) if target is not None
+                   and abs(b + offset - target[1]) <= PARAGRAPH_SLACK), None)  # fmt: skip
+        if at is None or nth < 0:
+            return passage
+        return selecting.counted_from(passage, nth - 1 - at)
 
     def _text_views(self) -> list[Element]:
         """Fields holding lines of text as one element (an accessible text view), largest

@@ -768,6 +768,7 @@ def text_blocks(screen: Screen) -> list[list[list[Element]]]:
     left-aligned with the one above and less than a line's height under it are one block,
     unless the gap is wider than the block's own between its lines (a paragraph's margin)."""
     lines: list[list[Element]] = []
+    screen = _run_on(screen)
     for line in text_lines(screen, ("text", "link")):  # cut where a column gap parts a line
         cuts = [i for i in range(1, len(line))
                 if line[i].box.x - line[i - 1].box.right > line[i].box.h * COLUMN_GAP]  # fmt: skip
@@ -786,6 +787,27 @@ def text_blocks(screen: Screen) -> list[list[list[Element]]]:
             blocks.append([line])
     pixels = screen.frame.pixels
     return [part for block in blocks for part in _paragraphs(block, pixels)]
+
+
+def _run_on(screen: Screen) -> Screen:
+    """The screen with words read as a control that only go on a line of text (OCR cut the
+    line, and the rest, "take the night boat instead.", was taken for a radio's label) read
+    as text: a control has its glyph or its frame between it and the words before it."""
+    texts = [e.box for e in screen.elements if e.kind == "text"]
+    run_on = {
+        e.id for e in screen.elements
+        if e.kind not in ("text", "link") and len(e.text.split()) >= PROSE_WORDS
+        and any(abs(t.center[1] - e.box.center[1]) <= t.h / 4 and abs(t.h - e.box.h) <= t.h / 4
+                and 0 <= e.box.x - t.right <= t.h / 2 for t in texts)
+    }  # fmt: skip
+    if not run_on:
+        return screen
+    kept = tuple(replace(e, kind="text") if e.id in run_on else e for e in screen.elements)
+    return Screen(screen.frame, kept)
+
+
+PROSE_WORDS = 3
+"""Words read as a control's that may be the rest of a line of text."""
 
 
 def _paragraphs(block: list[list[Element]], pixels: np.ndarray) -> list[list[list[Element]]]:

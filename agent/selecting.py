@@ -21,7 +21,7 @@ from clickwright.agent.passages import Passage
 from clickwright.text import normalize
 from clickwright.types import Box, Element, Screen
 
-__all__ = ["Span", "span"]
+__all__ = ["Span", "counted_from", "paragraph_nth", "paragraph_spans", "span"]
 
 Point = tuple[int, int]
 
@@ -142,7 +142,7 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     elif passage.words and not (passage.unit or passage.within):  # given words, anywhere
         chosen = blocks
     else:  # counted in the paragraphs of the main text's column
-        chosen = [b for b in blocks if b is main or _paragraph(b, main)]
+        chosen = _counted(blocks, main)
     text = "\n\n".join(b.text for b in chosen)
     found = passages.find(text, passage) if passage.words or passage.named else [(0, len(text))]
     if not found:
@@ -155,11 +155,48 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     return _located(chosen, start, end) if start < end else None
 
 
-def _mainness(block: _Block) -> tuple[int, int, int]:
-    """The main text is in the largest box that holds text (an editor's page, not the
+def paragraph_nth(passage: Passage) -> int | None:
+    """Which paragraph of the page a passage is counted in (1-based, -1 the last); None when
+    it is not counted by paragraphs ("the word 'x'", "the middle paragraph")."""
+    counted = passage.within if passage.within is not None else passage
+    if counted.unit != "paragraph" or counted.nth is None or counted.nth == 0:
+        return None
+    return counted.nth
+
+
+def counted_from(passage: Passage, above: int) -> Passage:
+    """The passage counted in what is in view, `above` paragraphs having gone by above it
+    ("the fourth paragraph" is the second in view when two went by)."""
+    nth = paragraph_nth(passage)
+    if nth is None or nth < 0 or not above:
+        return passage
+    if passage.within is not None:
+        return replace(passage, within=replace(passage.within, nth=nth - above))
+    return replace(passage, nth=nth - above)
+
+
+def paragraph_spans(screen: Screen, task: str = "") -> list[tuple[int, int]]:
+    """The tops and bottoms of the main text's paragraphs in view, top first: what a
+    paragraph's number counts."""
+    blocks = _blocks(screen, task)
+    if not blocks:
+        return []
+    spans = [
+        (b.places[0][2], b.places[-1][4]) for b in _counted(blocks, max(blocks, key=_mainness))
+    ]
+    return sorted(spans)
+
+
+def _counted(blocks: list[_Block], main: _Block) -> list[_Block]:
+    return [b for b in blocks if b is main or _paragraph(b, main)]
+
+
+def _mainness(block: _Block) -> tuple[bool, int, int, int]:
+    """The main text is prose, in the largest box that holds text (an editor's page, not the
     warning bar over it), and has the most words."""
     room = block.holder.area if block.holder is not None else 0
-    return room, len(block.text.split()), block.text.count("\n")
+    words = len(block.text.split())
+    return words >= PROSE, room, words, block.text.count("\n")  # not a grip read as "A"
 
 
 def _paragraph(block: _Block, main: _Block) -> bool:

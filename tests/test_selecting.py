@@ -71,3 +71,28 @@ def test_a_part_of_a_paragraph_and_a_stretch_from_one_word_to_another():
     across = span(PAGE, "the text from 'Duis' to 'Eget'", TASK)
     assert across is not None and across.text.startswith("Duis") and across.text.endswith("Eget")
     assert across.start[1] < across.end[1]  # pressed on one paragraph, let go on the next
+
+
+def test_a_paragraph_counted_from_the_top_is_counted_again_in_what_is_in_view():
+    fourth = read("the second sentence of the 4th paragraph")
+    assert selecting.paragraph_nth(fourth) == 4
+    assert selecting.paragraph_nth(read("the last paragraph")) == -1
+    assert selecting.paragraph_nth(read("the word 'bow'")) is None
+    in_view = selecting.counted_from(fourth, 2)  # two went by above
+    assert in_view.within is not None and in_view.within.nth == 2
+    assert selecting.paragraph_spans(PAGE, TASK) == [(100, 130), (150, 180)]
+
+
+def test_words_read_as_a_control_that_only_go_on_a_line_are_the_lines_text():
+    cut = Screen(
+        Frame(np.zeros((400, 600, 3), np.uint8)),
+        (
+            line(0, "Purus pretium. Duis facilisis", 10, 100),
+            line(1, "Next year I want to", 10, 130),
+            Element(2, Box(164, 130, 230, 14), "radio", "take the night boat instead."),
+            Element(3, Box(10, 200, 300, 90), "container"),
+            line(4, "A", 14, 210),  # a text area's grip read as a letter
+        ),
+    )
+    last = span(cut, "the last paragraph")
+    assert last is not None and last.text == "Next year I want to take the night boat instead."
