@@ -86,6 +86,16 @@ def echoes(text: str, task: str, description: str) -> bool:
     )
 
 
+def _holds(element: Element, words: list[str]) -> bool:
+    """Whether the element shows each of `words` (fuzzily: OCR slips), not just the noun."""
+    shown = normalize(element.text or element.name)
+    return all(fuzz.partial_ratio(w, shown) >= HELD for w in words)
+
+
+HELD = 80.0
+"""Similarity at which a word is among an element's words."""
+
+
 def _named(text: str) -> list[str]:
     return [w for w in text.split() if w not in lexicon().determiners]
 
@@ -134,12 +144,16 @@ def rank(
     texts that merely repeat the task `echo_of` are never candidates.
     """
     found = _by_words(screen, description, kind, new_since, near, echo_of)
-    said = description.split()
-    if not found and len(said) > 1 and said[-1].lower() in lexicon().thing_nouns:
-        bare = " ".join(said[:-1])  # "the cat photo": the one that says cat
-        words = set(_named(normalize(bare)))
-        found = [c for c in _by_words(screen, bare, kind, new_since, near, echo_of)
-                 if words <= set(normalize(c.element.text or c.element.name).split())]  # fmt: skip
+    said, lex = description.split(), lexicon()
+    if len(said) > 1 and said[-1].lower() in lex.thing_nouns:  # "the cat photo"
+        bare = " ".join(said[:-1])
+        words = [w for w in _named(normalize(bare)) if lex.ordinal(w) is None
+                 and lex.number(w) is None and palette().name_in(w) is None]  # fmt: skip
+        found = [c for c in found if _holds(c.element, words)]  # not "Click a photo, …"
+        if not found:  # the one that says cat
+            shown = _by_words(screen, bare, kind, new_since, near, echo_of)
+            found = [c for c in shown
+                     if set(words) <= set(normalize(c.element.text or c.element.name).split())]  # fmt: skip
     if (colour := palette().name_in(description)) is None or any(
         text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
     ):

@@ -1100,3 +1100,11 @@ def test_a_name_said_without_its_article_is_not_the_task_shown_back():
     assert found and found[0].element.id == 0
     assert rank(shown, "cat photo")[0].element.id == 1  # the one that says cat
     assert rank(shown, "dog photo") == []
+
+
+def test_a_thing_named_with_its_kind_is_not_a_text_that_only_says_the_kind():
+    hint = "Click a photo, then a colour. Drag photos to reorder"
+    page = screen(el(0, "text", hint, (40, 10, 500, 16)),
+                  el(1, "text", "Rex in the park", (40, 80, 120, 16)))  # fmt: skip
+    assert rank(page, "dog photo") == []  # what a photo shows needs a model
+    assert rank(page, "Rex photo")[0].element.id == 1
