@@ -88,8 +88,12 @@ def echoes(text: str, task: str, description: str) -> bool:
 
 def _holds(element: Element, words: list[str]) -> bool:
     """Whether the element shows each of `words` (fuzzily: OCR slips), not just the noun."""
-    shown = normalize(element.text or element.name)
+    shown = " ".join(_words_shown(element))
     return all(fuzz.partial_ratio(w, shown) >= HELD for w in words)
+
+
+def _words_shown(element: Element) -> list[str]:
+    return normalize(element.text or element.name).split()
 
 
 HELD = 80.0
@@ -152,8 +156,7 @@ def rank(
         found = [c for c in found if _holds(c.element, words)]  # not "Click a photo, …"
         if not found:  # the one that says cat
             shown = _by_words(screen, bare, kind, new_since, near, echo_of)
-            found = [c for c in shown
-                     if set(words) <= set(normalize(c.element.text or c.element.name).split())]  # fmt: skip
+            found = [c for c in shown if set(words) <= set(_words_shown(c.element))]
     if (colour := palette().name_in(description)) is None or any(
         text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
     ):
