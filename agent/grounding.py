@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 from clickwright.agent.dates import date_in, month, months_in, parse_date, same_day
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.errors import StepFailed
-from clickwright.parsers.colours import colour_of, flat_fill, palette
+from clickwright.parsers.colours import colour_of, flat_fill, hue_mark, painted, palette
 from clickwright.parsers.links import is_link
 from clickwright.parsers.shapes import SHAPE_NAMES
 from clickwright.text import normalize, text_similarity
@@ -239,8 +239,9 @@ def _by_colour(
     ) is not None:
         marked = (name, start - owned - 1, end - owned - 1)
         marks = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
-        return [Candidate(owner, m.score, f"{m.why}, its {name} mark") for m in marks
-                if (owner := _owner(screen, m.element)) is not None]  # fmt: skip
+        marks = [m for m in marks if not m.element.text.strip()] or _painted(screen, name)
+        rows = [m for m in marks if not _in_legend(screen, m.element)]  # not the key's dot
+        return _owners(screen, rows or marks, name)
     shades = any(w in ("shade", "shades") for w in lead)
     rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
     pool = rank(screen, " ".join(rest), kind, echo_of=echo_of) if rest else []
@@ -267,7 +268,100 @@ def _by_colour(
     for c in sorted(found, key=lambda c: (-c.score, c.element.id)):
         if not any(k.element.box.contains_point(*c.element.box.center) for k in kept):
             kept.append(c)  # a swatch and the outline round it are one thing
-    return kept
+    return kept or _owners(screen, _painted(screen, name), name)
+
+
+def coloured_set(screen: Screen, words: str, every: bool = False) -> list[Element] | None:
+    """The things a plural named by a colour is ("both red cards", "every task with a red
+    flag", "the other green ones"): each one found, a mark with no words of its own (a dot, a
+    flag) standing for the row it belongs to; None when the words name no colour or one
+    thing. A count said ("both", "three") must be what the screen shows."""
+    lex, said = lexicon(), words_of(words)
+    quantified = {"both", "all", "every", "each", "ones"} & set(said)
+    plural = any(w.endswith("s") and w[:-1] in lex.thing_nouns for w in said)
+    if not (every or quantified or plural):
+        return None
+    if palette().name_in(words) is None:
+        keyed = _keyed(screen, said)  # "the low priority tasks": the key says low is green
+        if keyed is None:
+            return None
+        words = f"{words} with the {keyed} mark"
+    found = rank(screen, words)
+    marks = [c for c in found if not c.element.text.strip()]
+    marks = [c for c in marks if not _in_legend(screen, c.element)] or marks
+    things = [c.element for c in found] if not marks else [
+        c.element for c in _owners(screen, marks, "")]  # fmt: skip
+    head = said[: next((i for i, w in enumerate(said) if w in RELATIVES), len(said))]
+    count = 2 if "both" in head else next(
+        (int(n) for w in head if w not in ("a", "an", "one")
+         and (n := lex.number(w)) is not None), None)  # fmt: skip
+    if count is not None and len(things) != count:
+        raise StepFailed(f"'{words}' names {count}, the screen shows {len(things)} "
+                         f"({', '.join(e.text for e in things) or 'none'})")  # fmt: skip
+    return things or None
+
+
+def _in_legend(screen: Screen, mark: Element) -> bool:
+    """Whether a mark is one of a row of marks close together (a legend, a palette), not the
+    mark of one row of a list: another mark of its size on its line, a few sizes away."""
+    box, reach = mark.box, LEGEND_REACH * max(mark.box.h, 1)
+    return any(e.id != mark.id and not e.text.strip() and abs(e.box.h - box.h) <= box.h / 3
+               and abs(e.box.center[1] - box.center[1]) <= box.h / 2
+               and 0 < abs(e.box.center[0] - box.center[0]) <= reach
+               for e in screen.elements)  # fmt: skip
+
+
+def _keyed(screen: Screen, said: list[str]) -> str | None:
+    """The colour a key on the screen gives one of the words ("Priority: ● high ● medium
+    ● low": low is green), or None. A key's entry is a dot in a row of dots with its word
+    right after it, or a toggle-like element read with its word, the dot at its left."""
+    pixels = screen.frame.pixels
+    for mark in screen.elements:
+        box = mark.box
+        if mark.text.strip():
+            if mark.kind not in ("radio", "checkbox") or len(mark.text.split()) > 2:
+                continue
+            label, rgb = mark, hue_mark(pixels, Box(box.x, box.y, box.h, box.h))
+        elif _in_legend(screen, mark):
+            right = [e for e in screen.elements if e.kind in OWNER_KINDS and e.text.strip()
+                     and abs(e.box.center[1] - box.center[1]) <= max(e.box.h, box.h) / 2
+                     and box.x <= e.box.right and e.box.x - box.right <= 2 * box.h]  # fmt: skip
+            label = min(right, key=lambda e: (max(0, e.box.x - box.x), e.box.area), default=None)
+            rgb = flat_fill(pixels, box)
+        else:
+            continue
+        if label is not None and rgb is not None and set(words_of(label.text)) & set(said):
+            return palette().nearest(rgb)
+    return None
+
+
+LEGEND_REACH = 8
+"""Mark sizes within which marks on one line are a legend's."""
+RELATIVES = frozenset({"with", "that", "which", "who", "having", "has", "have", "whose"})
+"""Words after which a description says what its things have, not how many there are."""
+
+
+def _owners(screen: Screen, marks: list[Candidate], name: str) -> list[Candidate]:
+    """What each mark belongs to ("the card with the purple label"), each once, best first."""
+    found: dict[int, Candidate] = {}
+    for m in marks:
+        owner = _owner(screen, m.element)
+        if owner is not None and owner.id not in found:
+            found[owner.id] = Candidate(owner, m.score, f"{m.why}, its {name} mark")
+    return list(found.values())
+
+
+def _painted(screen: Screen, name: str) -> list[Candidate]:
+    """Marks of the colour no parser boxed (a card's label bar, a small dot), outside every
+    element that has words of its own (a button's fill, a link's letters)."""
+    worded = [e.box for e in screen.elements if e.text.strip()]
+    return [Candidate(Element(-1 - i, box, "icon", name=f"{name} mark"), PAINTED, "painted")
+            for i, box in enumerate(painted(screen.frame.pixels, name))
+            if not any(w.contains(box, slack=2) for w in worded)]  # fmt: skip
+
+
+PAINTED = 70.0
+"""The score of a mark found in the pixels alone."""
 
 
 SECTION_BONUS = 12.0
@@ -302,11 +396,15 @@ def _coloured(
     return rgb, fill is not None
 
 
+OWNER_KINDS = frozenset({"text", "link", "checkbox", "radio", "toggle", "list_item", "menuitem"})
+"""What a mark may belong to: a text, or a row's label read with its box (a task's tick box)."""
+
+
 def _owner(screen: Screen, mark: Element) -> Element | None:
     """The text a coloured mark belongs to: on its line (the nearest), else the title of the
     card round it, or the caption under the picture it is on."""
-    texts = [e for e in screen.elements if e.kind in ("text", "link") and e.text.strip()
-             and not e.box.contains(mark.box)]  # fmt: skip
+    texts = [e for e in screen.elements if e.kind in OWNER_KINDS
+             and len(e.text.strip()) > 1 and not e.box.contains(mark.box)]  # fmt: skip
     middle, half = mark.box.center[1], mark.box.h / 2
     level = [e for e in texts if abs(e.box.center[1] - middle) <= max(e.box.h / 2, half)]
     if level:

@@ -421,7 +421,10 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
         (r"(?:navigate|look|browse)\s+(?:through|around|over)\s+.+", lambda m: []),
         (r"(?:turn|switch)\s+(?P<target>.+?)\s+on", _pointed("check")),
         (r"(?:turn|switch)\s+(?P<target>.+?)\s+off", _pointed("uncheck")),
-        (rf"(?:check|tick|enable|turn\s+on|switch\s+on)\s+{_T}", _pointed("check")),
+        (
+            rf"(?:(?:check|tick|cross|mark)\s+off|check|tick|enable|turn\s+on|switch\s+on)\s+{_T}",
+            _pointed("check"),
+        ),  # fmt: skip
         (
             rf"(?:uncheck|untick|clear|disable|deselect|turn\s+off|switch\s+off)\s+{_T}",
             _pointed("uncheck"),

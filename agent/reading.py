@@ -17,6 +17,7 @@ from clickwright.agent import passages
 from clickwright.agent.clauses import MASK, QUOTED, Step, mask, unquote
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 from clickwright.errors import ActionError
+from clickwright.parsers.colours import palette
 from clickwright.types import normalize_key
 
 __all__ = [
@@ -609,8 +610,12 @@ def _dragged(
             return None  # "move the volume up by 10%": a setting
         amount = int(pixels[1]) if pixels else 0
         return [Step("drag", clause, target=what, direction=towards, amount=amount)]
-    if verb.lower() in ("put", "place") and not set(words_of(dest)) & lex.drag_containers:
-        return None  # "put 7 in B3": a value's place, the typing verbs'
+    if (
+        verb.lower() in ("put", "place")
+        and not set(words_of(dest)) & lex.drag_containers
+        and palette().name_in(what) is None
+    ):
+        return None  # "put 7 in B3": a value's place, the typing verbs'; "the blue one" a thing
     return [Step("drag", clause, target=what, destination=dest, soft=True)]  # "A and B", "the pdfs"
 
 

@@ -30,6 +30,7 @@ from clickwright.agent.grounding import (
     TOGGLE_KINDS,
     Field,
     card_round,
+    coloured_set,
     echoes,
     fields,
     files_named,
@@ -108,6 +109,11 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _type(step, screen)
         case "select" if step.soft:
             return _select(step, screen)
+        case "check" | "uncheck" if step.target and (
+            each := coloured_set(screen, step.target, step.every)
+        ):
+            ticks = [replace(step, target=e.text, kind=None, every=False, soft=False) for e in each]
+            return Settled(ticks, f"'{step.target}': {', '.join(e.text for e in each)}")
         case "click" | "check" | "uncheck" | "double_click" | "right_click" if step.soft:
             return _pointed(step, screen)
         case "drag" if step.soft and step.target:
@@ -122,7 +128,7 @@ def _moved(step: Step, screen: Screen) -> Settled:
     target = step.target or ""
     if _shown(screen, target):
         return _same(step)
-    each = [e.text for e in files_named(screen, target) or ()]
+    each = [e.text for e in files_named(screen, target) or coloured_set(screen, target) or ()]
     parts = _parts(target)
     if not each and len(parts) > 1 and all(_shown(screen, p) for p in parts):
         each = parts

@@ -13,11 +13,12 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
+import cv2
 import numpy as np
 
 from clickwright.types import Box
 
-__all__ = ["Palette", "colour_of", "flat_fill", "palette"]
+__all__ = ["Palette", "colour_of", "flat_fill", "hue_mark", "painted", "palette"]
 
 RGB = tuple[int, int, int]
 
@@ -63,6 +64,22 @@ class Palette:
         violet-blue is blue as well as indigo)."""
         best = self.distance(rgb, self.nearest(rgb))
         return self.distance(rgb, name) <= max(LENIENT * best, best + 10)
+
+    def called_where(self, pixels: np.ndarray, name: str) -> np.ndarray:
+        """A mask of the pixels a person may call `name` (as `called` says), each distinct
+        colour (to 5 bits a channel) judged once."""
+        quantised = (pixels[..., :3] >> 3).astype(np.int32)
+        keys = quantised[..., 0] * 1024 + quantised[..., 1] * 32 + quantised[..., 2]
+        present, inverse = np.unique(keys.ravel(), return_inverse=True)
+        centres = np.stack([present >> 10, (present >> 5) & 31, present & 31], axis=1) * 8 + 4
+        lab = _lab(centres.astype(float))
+        names = [n for n, _ in self.references]
+        refs = np.stack([r for _, r in self.references])
+        far = np.linalg.norm(lab[:, None, :] - refs[None, :, :], axis=2)
+        best = far.min(axis=1)
+        own = far[:, [i for i, n in enumerate(names) if n == name]].min(axis=1)
+        called = own <= np.maximum(LENIENT * best, best + 10)
+        return called[inverse].reshape(keys.shape)
 
     @staticmethod
     def hue_of(rgb: RGB) -> bool:
@@ -115,6 +132,46 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
         return None
     ink = crop[far >= 0.6 * far.max()]  # not the lighter edge pixels that smoothing blends
     return _commonest(ink.astype(np.uint8))[0]
+
+
+def painted(pixels: np.ndarray, name: str) -> list[Box]:
+    """Solid marks of the colour `name` too small or too thin for a parser to box (a card's
+    label bar, a priority dot): blobs of that colour that fill most of their box, not a word's
+    strokes nor a large panel."""
+    mask = palette().called_where(pixels, name).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    height, width = pixels.shape[:2]
+    marks = []
+    for x, y, w, h, area in stats[1:count]:
+        if area >= MARK_AREA and min(w, h) >= 3 and area >= SOLID * w * h \
+                and w * h <= width * height / 50:  # fmt: skip
+            marks.append(Box(int(x), int(y), int(w), int(h)))
+    return marks
+
+
+MARK_AREA = 20
+"""Pixels a painted mark has at least (a 5 x 4 dot)."""
+SOLID = 0.55
+"""Share of its box a mark fills (a dot fills 0.79, a word's letters much less)."""
+
+
+def hue_mark(pixels: np.ndarray, box: Box) -> RGB | None:
+    """The colour of a mark with a hue in `box` among grey things (a legend's dot beside its
+    black word on white): the commonest colour of the pixels that have a hue, when they are a
+    fair part of the box; else None."""
+    seen = _on_frame(pixels, box)
+    if seen is None:
+        return None
+    crop = pixels[seen.y : seen.bottom, seen.x : seen.right, :3].reshape(-1, 3).astype(float)
+    high, low = crop.max(axis=1), crop.min(axis=1)
+    hued = crop[(high - low) / np.maximum(high, 1) >= 3 * GREYISH]
+    if len(hued) < MARK_SHARE * len(crop):
+        return None
+    return _commonest(hued.astype(np.uint8))[0]
+
+
+MARK_SHARE = 0.15
+"""Share of a box a coloured mark covers at least to be its colour."""
 
 
 def flat_fill(pixels: np.ndarray, box: Box) -> RGB | None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from clickwright.agent.grounding import rank
-from clickwright.parsers.colours import colour_of, palette
+from clickwright.agent.grounding import coloured_set, rank
+from clickwright.errors import StepFailed
+from clickwright.parsers.colours import colour_of, painted, palette
 from clickwright.parsers.shapes import with_shapes
 from clickwright.types import Box, Element, Frame, Screen
 
@@ -194,3 +196,54 @@ def test_a_round_tag_in_a_white_ring_is_its_fill_and_marks_the_caption_under_its
     assert colour_of(pixels, Box(151, 26, 19, 19)) == (67, 160, 71)
     found = rank(screen, "the photo with the green dot")
     assert found[0].element.text == "Forest walk"
+
+
+def task_list(legend_with_words: bool) -> Screen:
+    """A to-do list, each task with a priority dot at the row's end, under a key of the dots
+    ("Priority: ● high ● medium ● low"), the key's dots read apart or with their words."""
+    pixels = page((320, 600))
+    red, orange, green = (229, 57, 53), (251, 140, 0), (67, 160, 71)
+    elements = [Element(0, Box(10, 10, 60, 16), "text", "Priority:")]
+    for i, (word, fill) in enumerate((("high", red), ("medium", orange), ("low", green))):
+        x = 80 + 90 * i
+        cv2.circle(pixels, (x + 8, 18), 6, fill, -1)
+        if legend_with_words:
+            elements.append(Element(1 + i, Box(x, 10, 70, 16), "radio", word))
+        else:
+            elements += [Element(1 + 2 * i, Box(x + 2, 12, 13, 13), "radio"),
+                         Element(2 + 2 * i, Box(x + 20, 10, 50, 16), "text", word)]  # fmt: skip
+    tasks = (("File the tax return", red), ("Book the dentist", green),
+             ("Buy a gift", orange), ("Pay the rent", red), ("Answer mail", green))  # fmt: skip
+    for i, (task, fill) in enumerate(tasks):
+        y = 60 + 40 * i
+        cv2.circle(pixels, (560, y + 8), 6, fill, -1)
+        elements += [Element(20 + 2 * i, Box(20, y, 160, 16), "checkbox", task),
+                     Element(21 + 2 * i, Box(554, y + 2, 13, 13), "radio")]  # fmt: skip
+    return Screen(Frame(pixels), tuple(elements))
+
+
+def test_every_thing_with_a_coloured_mark_is_its_row_and_a_key_names_the_colours():
+    for legend_with_words in (False, True):
+        tasks = task_list(legend_with_words)
+        red = coloured_set(tasks, "task with a red flag", every=True)
+        assert [e.text for e in red or ()] == ["File the tax return", "Pay the rent"]
+        low = coloured_set(tasks, "the low priority tasks")
+        assert [e.text for e in low or ()] == ["Book the dentist", "Answer mail"]
+    assert coloured_set(task_list(False), "the task with a red flag") is None  # one thing
+    with pytest.raises(StepFailed, match="names 3, the screen shows 2"):
+        coloured_set(task_list(False), "the three red tasks")
+
+
+def test_a_label_bar_no_parser_boxed_is_found_in_the_pixels_and_marks_its_card():
+    pixels = page((300, 500))
+    elements = []
+    for i, (title, fill) in enumerate((("Fix login bug", (229, 57, 53)),
+                                       ("Update icons", (142, 36, 170)))):  # fmt: skip
+        x = 20 + 240 * i
+        pixels[40:47, x + 10 : x + 48] = fill  # a label bar 7 px high
+        elements += [Element(2 * i, Box(x, 30, 220, 60), "container"),
+                     Element(2 * i + 1, Box(x + 10, 52, 150, 18), "list_item", title)]  # fmt: skip
+    cards = Screen(Frame(pixels), tuple(elements))
+    assert painted(pixels, "purple") == [Box(270, 40, 38, 7)]
+    assert rank(cards, "the card with the purple label")[0].element.text == "Update icons"
+    assert rank(cards, "the red card")[0].element.text == "Fix login bug"
