@@ -41,7 +41,9 @@ the same way and split by the same rule with the salt "clickwright-set5/" (`spli
 built on `split_set`), its held-out half "heldout4"; the engineers read only tasks_dev5. Set 6
 (benchmarks/tasks_dev6/ and benchmarks/tasks_heldout5/: dragging, selecting text, colours) is
 split the same way with the salt "clickwright-set6/" (`split_set6`), its held-out half
-"heldout5"; the engineers read only tasks_dev6.
+"heldout5"; the engineers read only tasks_dev6. Set 7 (benchmarks/tasks_dev7/) is dev
+material the engineer wrote after reading set 6's dev failures (colours, moves said as where
+things should be, sets of things by colour): all dev, measured against set 6's held-out half.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -111,6 +113,7 @@ WHOLE_SPLITS = {
     "tasks_heldout4": "heldout4",
     "tasks_dev6": "dev",
     "tasks_heldout5": "heldout5",
+    "tasks_dev7": "dev",
 }
 """Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 5,
 and the second to sixth dev sets."""

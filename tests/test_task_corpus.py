@@ -359,3 +359,16 @@ def test_split_set_is_the_rule_of_set_6() -> None:
     assert tc.split_set(set6, "clickwright-set6/", "heldout5") == tc.split_set6(set6)
     assert set(tc.split_set6(set6).values()) == {"dev", "heldout5"}
     assert tc.split_set(set6, "clickwright-set5/", "heldout5") != tc.split_set6(set6)
+
+
+# ---- set 7 (benchmarks/tasks_dev7/): the engineer's own dev material after set 6 ----------
+
+
+def test_set_7_is_dev_material_only_and_shares_no_id() -> None:
+    dev7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev7")
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5]
+    assert tc.problems([*others, *dev7]) == []
+    assert {t.split for t in dev7} == {"dev"} and all(t.id.startswith("s7-") for t in dev7)
+    assert not {t.id for t in dev7} & {t.id for t in others}
+    assert {t.scale for t in dev7} == {1, 2}
+    assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in dev7)
