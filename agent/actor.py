@@ -114,6 +114,21 @@ NEXT_ARROWS = (">", "›", "»", ">>", "→")
 """A pager's arrow to the next page, as the parser reads it."""
 
 
+def _page_of_clicks(before: Screen, after: Screen, clicks: int) -> int:
+    """Wheel clicks for the next scroll to move the page about two thirds of what is in view,
+    so nothing scrolls by unseen (a click moves 100 pixels in one program, 3 lines in
+    another, twice that at device scale 2); as many as before when the move is not known."""
+    moved = scrolled_by(before, after)
+    if not moved or moved < 0:
+        return clicks
+    view = after.frame.size[1]
+    return max(1, min(MAX_CLICKS, int(PAGE_SHARE * view * clicks / moved)))
+
+
+PAGE_SHARE = 0.6
+MAX_CLICKS = 10
+
+
 def _labels_a_row(screen: Screen, sign: Element) -> bool:
     """Whether a "+" or "▸" opens a row: the row's words follow it on its line (a browser's
     new-tab "+" and a counter's "+" have none beside them)."""
@@ -1383,11 +1398,14 @@ class OfflineActor:
     def _scroll_down(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Scroll the page (or the list under the pointer) down until the target shows or the
         page stops moving."""
+        amount = PART_PAGE
         for _ in range(MAX_SCROLLS):
-            if not self._scroll_once(step, f"{description!r} is not on screen"):
+            before = self.screen
+            if not self._scroll_once(step, f"{description!r} is not on screen", amount):
                 return False
             if shown():
                 return True
+            amount = _page_of_clicks(before, self.screen, amount)
         return False
 
     def _scroll_once(self, step: Step, why: str, amount: int = 5) -> bool:

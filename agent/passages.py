@@ -17,7 +17,7 @@ from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Clip
 from clickwright.text import merged_spans
 
-__all__ = ["Passage", "clipped", "find", "moved", "placed", "read", "removed"]
+__all__ = ["Passage", "clipped", "find", "moved", "placed", "read", "removed", "section_of"]
 
 Span = tuple[int, int]
 
@@ -40,7 +40,9 @@ _PLACE = re.compile(
 """Where the passage is, said after it ("in app.py", "of the document"): not its words."""
 _ABOUT = re.compile(
     r"^(?P<unit>lines?|paragraphs?|sentences?)\s+(?:with|containing|that\s+says?|that\s+contains?"
-    r"|saying|reading|about|holding|mentioning|that\s+mentions?)\s+(?P<words>.+)$",
+    r"|saying|reading|about|holding|mentioning|that\s+mentions?"
+    r"|(?:that\s+)?(?:starts?|begins?|ends?|opens?|closes?)\s+with"
+    r"|(?:starting|beginning|ending|opening|closing)\s+with)\s+(?P<words>.+)$",
     re.I,
 )
 _RANGE = re.compile(
@@ -54,11 +56,20 @@ _FROM_TO = re.compile(
     r"\s+(?P<b>\S.*)$",
     re.I,
 )
+_SECTION = re.compile(
+    r"^(?P<rest>.+?)\s+(?:(?:under|below|beneath|after)\s+(?:the\s+)?(?P<h1>.+?)"
+    r"(?:\s+(?:heading|header|title|section))?"
+    r"|(?:of|in|from|within|inside)\s+(?:the\s+)?(?P<h2>.+?)\s+(?:section|part|chapter))$",
+    re.I,
+)
+"""A part of a page named by its heading, after the passage in it."""
 _WITHIN = re.compile(r"\s+(?:of|in|from|within|inside)\s+(?=\S)", re.I)
 _CALLED = re.compile(
     r"^(?P<noun>words?|phrase|text|line|sentence|paragraph)\s+(?P<words>(?!\d+$)\S.*)$", re.I
 )
-_SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]|\n(?!\s*\n))*(?:[.!?]+|$)[ \t]*", re.M)
+_SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]|[.!?](?=\w)|\n(?!\s*\n))*(?:[.!?]+|$)[ \t]*", re.M)
+"""A sentence: to a stop that ends it (not the point in "quill.toml" or "3.10"), across a
+wrapped line, not across a blank one."""
 _QUIET = {"whole", "entire", "all", "every", "each", "of", "the", "text", "phrase", "bit", "part"}
 
 
@@ -87,6 +98,9 @@ class Passage:
     """ "from 'The ferry' to 'noon'": the words it ends with (it starts with `words`)."""
     within: Passage | None = None
     """The part it is counted in ("the 2nd sentence of the 3rd paragraph")."""
+    section: str = ""
+    """The heading of the part of a page it is under ("the second paragraph under
+    Installation", "the first sentence of the Usage section"): counted there."""
 
     @property
     def named(self) -> bool:
@@ -105,6 +119,10 @@ def read(phrase: str) -> Passage:
     if (quoted := unquote(phrase)) is not None:
         return Passage(words=quoted, exact=True)
     masked = mask(phrase)
+    if m := _SECTION.match(masked):  # "… under Installation", "… of the Usage section"
+        group = "h1" if m["h1"] else "h2"
+        heading = phrase[m.start(group) : m.end(group)]
+        return replace(read(phrase[: m.end("rest")]), section=unquote(heading) or heading)
     if m := _FROM_TO.match(masked):  # "the text from 'The ferry' to 'noon'"
         first, last = read(phrase[m.start("a") : m.end("a")]), read(phrase[m.start("b") :])
         return Passage(words=first.words, exact=first.exact, until=last.words)
@@ -223,6 +241,41 @@ def _units(text: str, unit: str) -> list[Span]:
     return [(m.start(), m.end()) for m in re.finditer(r"[\w'’-]+", text)]
 
 
+def section_of(text: str, heading: str) -> Span | None:
+    """Where the part of a text under a heading is: from the line after the heading's own
+    (a short line saying it, "## Usage" or "Usage", over text rather than in a list of such
+    lines, a page's menu) to the next heading set like it (a "#" line, or a short line with no
+    end mark after a blank line); None with no such heading."""
+    lines = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[^\n]*(?:\n|$)", text) if m[0]]
+    wanted = _content(heading)
+
+    def titled(line: str) -> bool:
+        said = line.strip().lstrip("#").strip()
+        return 0 < len(said.split()) <= HEADING_WORDS and said[-1:] not in ".!?:;,"
+
+    said = [i for i, (_, _, line) in enumerate(lines) if titled(line) and _content(line) == wanted]
+    body = [i for i in said  # a heading over text, not the same word in a menu of headings
+            if (after := next((ln for _, _, ln in lines[i + 1 :] if ln.strip()), None))
+            and not titled(after)]  # fmt: skip
+    at = (body or said or [None])[0]
+    if at is None:
+        return None
+    marked = lines[at][2].lstrip().startswith("#")
+
+    def next_heading(i: int) -> bool:
+        line = lines[i][2]
+        if marked:
+            return line.lstrip().startswith("#")
+        return titled(line) and not lines[i - 1][2].strip()
+
+    end = next((lines[i][0] for i in range(at + 1, len(lines)) if next_heading(i)), len(text))
+    return lines[at][1], end
+
+
+HEADING_WORDS = 6
+"""Words a heading has at most."""
+
+
 def _holds(part: str, passage: Passage) -> bool:
     if passage.exact:
         return _quoted(passage.words).search(part) is not None
@@ -255,6 +308,12 @@ def _about(parts: list[Span], text: str, words: str) -> list[Span]:
 def find(text: str, passage: Passage) -> list[Span]:
     """Where `passage` is in `text`, in order; [] when the text holds no such part (or more
     than one where the phrase names one and nothing tells them apart)."""
+    if passage.section:
+        region = section_of(text, passage.section)
+        if region is None:
+            return []
+        inner = find(text[region[0] : region[1]], replace(passage, section=""))
+        return [(a + region[0], b + region[0]) for a, b in inner]
     if passage.within is not None:
         inner = replace(passage, within=None)
         for start, end in find(text, passage.within):

@@ -316,6 +316,7 @@ def _build(
             b - a > 1
             and any(t.quoted for t in toks[a:b])
             and name != "fields"
+            and c.action != "highlight"  # "the paragraph that starts with 'To install'"
             and not any(t.word in passages.UNITS for t in toks[a:b])
         ):  # "the 'milk' line" names a part of a text
             return None

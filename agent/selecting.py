@@ -18,7 +18,7 @@ import numpy as np
 from clickwright.agent import passages
 from clickwright.agent.grounding import echoes, face, holder, is_prose, text_blocks
 from clickwright.agent.passages import Passage
-from clickwright.text import normalize
+from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
 __all__ = ["Span", "counted_from", "paragraph_nth", "paragraph_spans", "span"]
@@ -35,6 +35,10 @@ INK = 90
 MARK_WIDTH = 0.4
 """Where to let go, in characters back from the ink of marks after the last word ("bread."):
 in the right half of the word's last letter."""
+ECHO_WORDS = 3
+"""Words a block has at least to be the task shown back (a heading the task names is not)."""
+LARGER = 1.3
+"""How many times taller than the main text's a block's letters are when it is a heading."""
 _ADVANCES = (("iljI.,;:'!|’", 0.5), ('frt()[]-"', 0.65), (" ", 0.55), ("mwMW", 1.6))
 """Characters' widths against an average letter's, in common text fonts (rounded)."""
 _MARK = re.compile(r"[.,;:!?)\]}\"'”’]")
@@ -134,6 +138,16 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     if not blocks:
         return None
     main = max(blocks, key=_mainness)
+    if heading := passage.section or (passage.within.section if passage.within else ""):
+        blocks = _under(blocks, main, heading)  # "the second paragraph under Installation"
+        if not blocks:
+            return None
+        inner = passage.within or passage
+        if inner.unit == "paragraph" and inner.nth is None and not inner.words:
+            inner = replace(inner, nth=1)  # "the paragraph under FAQ": its first
+        inner = replace(inner, section="")
+        passage = replace(passage, within=inner) if passage.within else inner
+        main = max(blocks, key=_mainness)
     inner = passage.within or passage
     if inner.unit == "paragraph" and inner.nth is None and not inner.words:  # "the paragraph"
         chosen, passage = [main], replace(passage, within=None) if passage.within else Passage()
@@ -187,6 +201,35 @@ def paragraph_spans(screen: Screen, task: str = "") -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+def _under(blocks: list[_Block], main: _Block, heading: str) -> list[_Block]:
+    """The blocks of the main text's column under the heading that says `heading`, down to
+    the next heading; [] when no such heading is in view."""
+    left = main.places[0][0]
+    column = [b for b in blocks if abs(b.places[0][0] - left) <= max(2 * main.letter, 8)]
+    at = next((i for i, b in enumerate(column) if _heading(b, main)
+               and text_similarity(heading, b.text.replace("\n", " ")) >= SAID), None)  # fmt: skip
+    if at is None:
+        return []
+    end = next((i for i in range(at + 1, len(column)) if _heading(column[i], main)), len(column))
+    return column[at + 1 : end]
+
+
+def _heading(block: _Block, main: _Block) -> bool:
+    """Whether a block is a heading of the main text: a few words, not a paragraph, set
+    larger or bolder."""
+    if block is main or _paragraph(block, main) or len(block.text.split()) > HEADING_WORDS:
+        return False
+    (size, ink), (main_size, main_ink) = block.face, main.face
+    return size > BIGGER * main_size or ink > BOLDER * main_ink
+
+
+HEADING_WORDS = 8
+BIGGER, BOLDER = 1.15, 1.25
+"""How much larger or bolder than the main text a heading's letters are."""
+SAID = 85.0
+"""Similarity at which a heading says the words a task names it by."""
+
+
 def _counted(blocks: list[_Block], main: _Block) -> list[_Block]:
     return [b for b in blocks if b is main or _paragraph(b, main)]
 
@@ -211,9 +254,11 @@ def _paragraph(block: _Block, main: _Block) -> bool:
         return False
     if len(block.text.split()) < PROSE:
         return False
+    (size, ink), (main_size, main_ink) = block.face, main.face
+    if size > LARGER * main_size:  # a heading, even one wrapped over two lines
+        return False
     if "\n" in block.text or block.text.rstrip()[-1:] in ".!?:;\"'”’)":
         return True
-    (size, ink), (main_size, main_ink) = block.face, main.face
     return (
         block.items == 1
         and abs(size - main_size) <= 0.1 * main_size
@@ -253,7 +298,8 @@ def _blocks(screen: Screen, task: str) -> list[_Block]:
     for lines in parts:
         held = holder(holders, lines[0][0])
         blocks.append(_placed(lines, screen.frame.pixels, None if held is None else boxes[held]))
-    blocks = [b for b in blocks if not (said and echoes(b.text, said, ""))]
+    blocks = [b for b in blocks if not (said and len(b.text.split()) >= ECHO_WORDS
+                                        and echoes(b.text, said, ""))]  # fmt: skip
     return [b for b in blocks if is_prose(b.text)] or blocks
 
 

@@ -140,9 +140,9 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
     widgets.extend(_unframed_icons(frame, widgets))
-    widgets = [  # its grip is no drop-down's arrow
+    widgets = [  # its grip is no drop-down's arrow, nor is its tall box a card
         replace(w, kind="input", state=w.state | MULTILINE)
-        if w.kind in FIELDS and _resize_grip(gray, w.box) else w
+        if (w.kind in FIELDS or w.kind == "container") and _resize_grip(gray, w.box) else w
         for w in widgets
     ]  # fmt: skip
     return _without_selected_values(frame, _icons_in_fields(_fold_icon_contents(widgets)))
@@ -158,7 +158,12 @@ def _resize_grip(gray: np.ndarray, box: Box) -> bool:
     if side < GRIP[0]:
         return False
     patch = gray[box.bottom - side - 1 : box.bottom - 1, box.right - side - 1 : box.right - 1]
-    ys, xs = np.nonzero(np.abs(patch.astype(int) - int(np.median(patch))) > SHAPE_CONTRAST * 4)
+    ink = np.abs(patch.astype(int) - int(np.median(patch))) > SHAPE_CONTRAST * 4
+    while ink.shape[0] > GRIP[0] and ink[-1].mean() > 0.5:  # the frame's own border
+        ink = ink[:-1]
+    while ink.shape[1] > GRIP[0] and ink[:, -1].mean() > 0.5:
+        ink = ink[:, :-1]
+    ys, xs = np.nonzero(ink)
     if len(xs) < 6 or len(set(xs.tolist())) < 4:
         return False
     diagonals = np.bincount(xs + ys)

@@ -295,3 +295,15 @@ def test_a_plus_sign_opens_a_tree_row_only_when_the_rows_words_follow_it():
                   el(3, "text", "Cloudbox", (40, 6, 120, 24)))  # fmt: skip
     assert _labels_a_row(rows, rows.elements[0])
     assert not _labels_a_row(rows, rows.elements[2])
+
+
+def test_a_search_scrolls_by_about_two_thirds_of_the_view_whatever_a_wheel_click_moves():
+    from clickwright.agent.actor import _page_of_clicks
+
+    words = ["Alpha one", "Beta two", "Gamma three", "Delta four"]
+    before = screen(*(el(i, "text", w, (40, 100 + 60 * i, 120, 16)) for i, w in enumerate(words)))
+    after = screen(*(el(i, "text", w, (40, 100 + 60 * i - 400, 120, 16))
+                     for i, w in enumerate(words)))  # fmt: skip
+    view = before.frame.size[1]
+    assert _page_of_clicks(before, after, 2) == int(0.6 * view * 2 / 400)  # 200 px a click
+    assert _page_of_clicks(before, before, 3) == 3  # not known: as before

@@ -184,3 +184,42 @@ def test_a_slider_end_is_named_by_a_word_or_by_the_label_drawn_there():
     assert _named_end(shown, track, "Square", upright=False) is False
     assert _named_end(shown, track, "the max", upright=False) is True
     assert _named_end(shown, track, "blue", upright=False) is None
+
+
+DOCS = """Quill Documentation
+Overview
+Installation
+Usage
+Getting started
+Quill turns notes into a site. It is small.
+
+Installation
+Quill needs Python 3.10 or newer. Use a venv.
+
+To install themes, add the extra. Themes are small.
+
+Usage
+Run quill build. The settings are read from quill.toml, if there is one.
+"""
+
+THEMES = "To install themes, add the extra. Themes are small."
+SETTINGS = "The settings are read from quill.toml, if there is one."
+
+
+@pytest.mark.parametrize(
+    ("phrase", "part"),
+    [
+        ("the second paragraph under Installation", THEMES),
+        ("the first sentence of the Usage section", "Run quill build."),
+        ("the sentence that mentions the settings", SETTINGS),
+        ("the paragraph that starts with 'To install'", THEMES),
+        ("the first sentence under Installation", "Quill needs Python 3.10 or newer."),
+    ],
+)  # fmt: skip
+def test_a_part_under_a_heading_and_sentences_past_points_inside_words(phrase, part):
+    """A heading over text, not the same word in the menu above; "quill.toml" and "3.10" end
+    no sentence."""
+    found = passages.find(DOCS, passages.read(phrase))
+    assert [DOCS[a:b].strip() for a, b in found] == [part]
+    assert passages.read("the 2nd paragraph under the FAQ heading").section == "FAQ"
+    assert passages.find(DOCS, passages.read("the paragraph under FAQ")) == []

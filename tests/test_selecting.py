@@ -3,6 +3,7 @@ in test_understanding_e2e): which characters, and where to press and let go."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from clickwright.agent import selecting
@@ -96,3 +97,34 @@ def test_words_read_as_a_control_that_only_go_on_a_line_are_the_lines_text():
     )
     last = span(cut, "the last paragraph")
     assert last is not None and last.text == "Next year I want to take the night boat instead."
+
+
+def drawn(lines: list[tuple[str, int, float, int]]) -> Screen:
+    """A white page with each (text, y, letter scale, stroke) drawn at x 20, and its box."""
+    pixels = np.full((500, 700, 3), 255, np.uint8)
+    elements = []
+    for i, (text, y, scale, stroke) in enumerate(lines):
+        (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, stroke)
+        cv2.putText(pixels, text, (20, y + h), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
+                    stroke, cv2.LINE_AA)  # fmt: skip
+        elements.append(Element(i, Box(20, y, w, h + base), "text", text))
+    return Screen(Frame(pixels), tuple(elements))
+
+
+def test_a_heading_wrapped_over_two_lines_is_no_paragraph_and_parts_are_counted_under_one():
+    page = drawn([
+        ("Getting started", 10, 1.4, 3), ("with Quill", 50, 1.4, 3),
+        ("Quill turns notes into a site. It is small.", 100, 0.6, 1),
+        ("Installation", 150, 0.9, 2),
+        ("Quill needs Python. Use a venv.", 190, 0.6, 1),
+        ("To install themes, add the extra.", 230, 0.6, 1),
+        ("Usage", 280, 0.9, 2),
+        ("Run quill build. It reads the notes.", 320, 0.6, 1),
+    ])  # fmt: skip
+    first = span(page, "the first paragraph")
+    assert first is not None and first.text.startswith("Quill turns")
+    second = span(page, "the second paragraph under Installation")
+    assert second is not None and second.text == "To install themes, add the extra."
+    usage = span(page, "the first sentence of the Usage section")
+    assert usage is not None and usage.text == "Run quill build."
+    assert span(page, "the paragraph under FAQ") is None

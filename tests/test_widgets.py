@@ -718,3 +718,21 @@ def test_controls_cut_by_the_frames_edges_are_found_and_never_stop_the_detector(
         pixels[y + 12 : y + 19, 70:130] = 40  # a label in its middle
     found = detect_widgets(pixels)
     assert sum(w.kind == "button" for w in found) == 3, found
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_an_empty_text_area_is_a_field_by_its_resize_grip_at_either_device_scale(scale):
+    """A browser's text area: a thin frame (2 px at scale 2) with two diagonal strokes in its
+    bottom-right corner, tall and empty enough to pass for a card without them."""
+    pixels = np.full((300, 800, 3), 255, np.uint8)
+    x, y, w, h = 40, 60, 340 * scale, 56 * scale
+    pixels[y : y + h, x : x + w] = 118
+    pixels[y + scale : y + h - scale, x + scale : x + w - scale] = 255
+    right, bottom = x + w - 2 * scale, y + h - 2 * scale
+    for length in (4 * scale, 8 * scale):  # the grip's two strokes
+        for i in range(length):
+            pixels[
+                bottom - i - scale : bottom - i, right - length + i : right - length + i + scale
+            ] = 102
+    found = [d for d in detect_widgets(pixels) if d.box.w > 200]
+    assert found and found[0].kind == "input" and "multiline" in found[0].state
