@@ -128,7 +128,8 @@ def split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 
 _FILLER = (
     r"(?:(?:please|(?:first(?:ly)?|next)(?!\s+(?:name|line|page|field|one|item|row|tab|word))"
-    r"|then|finally|lastly|now|and|so|after\s+that|(?:find|locate)\s+and)\b[\s,]*)*"
+    r"|then|finally|lastly|now|and|so|after\s+that|(?:find|locate)\s+and"
+    r"|(?:could|can|would|will)\s+you|i(?:'d\s+like|\s+want|\s+need)\s+you\s+to)\b[\s,]*)*"
 )
 _CLASSIC_VERBS = (
     r"double[\s-]?click|right[\s-]?click|click|tap|hit|push|press|select|choose|pick"

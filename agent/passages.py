@@ -56,6 +56,12 @@ _FROM_TO = re.compile(
     r"\s+(?P<b>\S.*)$",
     re.I,
 )
+_SAYS = re.compile(
+    r"^(?:where|(?:the\s+)?(?:bit|part|place|text|words?)\s+(?:that|which|where))\s+"
+    r"(?:it\s+)?(?:says?|reads?)\s+(?=\S)",
+    re.I,
+)
+"""Words before what a place in a text says, that say nothing of it."""
 _SECTION = re.compile(
     r"^(?P<rest>.+?)\s+(?:(?:under|below|beneath|after)\s+(?:the\s+)?(?P<h1>.+?)"
     r"(?:\s+(?:heading|header|title|section))?"
@@ -119,6 +125,8 @@ def read(phrase: str) -> Passage:
     if (quoted := unquote(phrase)) is not None:
         return Passage(words=quoted, exact=True)
     masked = mask(phrase)
+    if m := _SAYS.match(masked):  # "where it says 'free shipping'": those words
+        return read(phrase[m.end() :])
     if m := _SECTION.match(masked):  # "… under Installation", "… of the Usage section"
         group = "h1" if m["h1"] else "h2"
         heading = phrase[m.start(group) : m.end(group)]

@@ -223,3 +223,21 @@ def test_a_part_under_a_heading_and_sentences_past_points_inside_words(phrase, p
     assert [DOCS[a:b].strip() for a, b in found] == [part]
     assert passages.read("the 2nd paragraph under the FAQ heading").section == "FAQ"
     assert passages.find(DOCS, passages.read("the paragraph under FAQ")) == []
+
+
+def test_moves_and_copies_said_the_way_people_ask():
+    def read(task: str) -> list[tuple]:
+        return [(s.verb, s.target, s.destination, s.nth) for s in interpret(task)]
+
+    assert read("could you move the blue file to the trash") == [
+        ("drag", "blue file", "trash", None)
+    ]
+    assert read("the orange one goes first") == [("drag", "orange one", None, 1)]
+    assert read("reorder so Milk is on top") == [("drag", "Milk", None, 1)]
+    assert read("send report.pdf to the Archive folder") == [
+        ("drag", "report.pdf", "Archive folder", None)
+    ]
+    copied = interpret("copy the sentence about the ferry into the notes field")
+    assert [s.verb for s in copied] == ["copy", "type"]
+    assert passages.read("where it says 'free shipping'").words == "free shipping"
+    assert read("can you click Save") == [("click", "Save", None, None)]
