@@ -995,7 +995,7 @@ class OfflineActor:
         seen: list[tuple[int, int]] = []  # on the page: top, bottom
         offset, bottom = 0, self.screen.frame.size[1]
         for _ in range(MAX_SCROLLS + 1):
-            shown = selecting.paragraph_spans(self.screen, self.state.task)
+            shown, read_on = selecting.paragraph_spans(self.screen, self.state.task), self.screen
             for top, end in shown:
                 same = next((i for i, (t, b) in enumerate(seen)
                              if abs(t - top - offset) <= PARAGRAPH_SLACK
@@ -1016,7 +1016,8 @@ class OfflineActor:
             if not moved:
                 break
             offset += moved
-        shown = selecting.paragraph_spans(self.screen, self.state.task)
+        if self.screen is not read_on:  # scrolled since
+            shown = selecting.paragraph_spans(self.screen, self.state.task)
         target = seen[nth - 1] if 0 < nth <= len(seen) else seen[-1] if seen else None
         at = next((i for i, (t, b) in enumerate(shown) if target is not None
                    and abs(b + offset - target[1]) <= PARAGRAPH_SLACK), None)  # fmt: skip

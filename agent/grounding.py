@@ -291,10 +291,7 @@ def coloured_set(screen: Screen, words: str, every: bool = False) -> list[Elemen
     marks = [c for c in marks if not _in_legend(screen, c.element)] or marks
     things = [c.element for c in found] if not marks else [
         c.element for c in _owners(screen, marks, "")]  # fmt: skip
-    head = said[: next((i for i, w in enumerate(said) if w in RELATIVES), len(said))]
-    count = 2 if "both" in head else next(
-        (int(n) for w in head if w not in ("a", "an", "one")
-         and (n := lex.number(w)) is not None), None)  # fmt: skip
+    count = _count_said(said[: next((i for i, w in enumerate(said) if w in RELATIVES), len(said))])
     if count is not None and len(things) != count:
         raise StepFailed(f"'{words}' names {count}, the screen shows {len(things)} "
                          f"({', '.join(e.text for e in things) or 'none'})")  # fmt: skip
@@ -333,6 +330,17 @@ def _keyed(screen: Screen, said: list[str]) -> str | None:
         if label is not None and rgb is not None and set(words_of(label.text)) & set(said):
             return palette().nearest(rgb)
     return None
+
+
+def _count_said(said: list[str]) -> int | None:
+    """How many things words say there are ("both", "the two", "three"); None for no count
+    ("a" and "one" name one thing without counting)."""
+    return next((int(n) for w in said if _counts(w) and (n := lexicon().number(w)) is not None),
+                2 if "both" in said else None)  # fmt: skip
+
+
+def _counts(word: str) -> bool:
+    return word == "both" or (word not in ("a", "an", "one") and lexicon().number(word) is not None)
 
 
 LEGEND_REACH = 8
@@ -673,7 +681,7 @@ def files_named(screen: Screen, words: str) -> list[Element] | None:
     said = [w.lstrip(".") for w in words_of(words.replace(".", " ."))]
     endings: set[str] = set()
     known = {e for ends in lex.file_kinds.values() for e in ends}
-    count, rest = None, []
+    count, rest = _count_said(said), []
     i = 0
     while i < len(said):
         phrase = max((p for p in lex.file_kinds if phrase_at(said, i, p)), key=len, default=())
@@ -685,11 +693,7 @@ def files_named(screen: Screen, words: str) -> list[Element] | None:
         if (ending := next((f".{w}" for w in (word, word.removesuffix("s"))
                             if f".{w}" in known), None)) is not None:  # fmt: skip
             endings.add(ending)
-        elif word == "both":
-            count = 2
-        elif (n := lex.number(word)) is not None:
-            count = int(n)
-        elif word not in lex.determiners and word not in FILE_WORDS:
+        elif word not in lex.determiners and word not in FILE_WORDS and not _counts(word):
             rest.append(word)
         i += 1
     if not endings or rest:

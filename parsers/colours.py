@@ -138,6 +138,8 @@ def painted(pixels: np.ndarray, name: str) -> list[Box]:
     """Solid marks of the colour `name` too small or too thin for a parser to box (a card's
     label bar, a priority dot): blobs of that colour that fill most of their box, not a word's
     strokes nor a large panel."""
+    if _PAINTED and _PAINTED[0] is pixels and _PAINTED[1] == name:
+        return list(_PAINTED[2])  # one frame is asked about more than once as a step is read
     mask = palette().called_where(pixels, name).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = pixels.shape[:2]
@@ -146,7 +148,12 @@ def painted(pixels: np.ndarray, name: str) -> list[Box]:
         if area >= MARK_AREA and min(w, h) >= 3 and area >= SOLID * w * h \
                 and w * h <= width * height / 50:  # fmt: skip
             marks.append(Box(int(x), int(y), int(w), int(h)))
-    return marks
+    _PAINTED[:] = [pixels, name, marks]
+    return list(marks)
+
+
+_PAINTED: list = []
+"""The last frame `painted` looked at (held, so it is that very frame), the colour, the marks."""
 
 
 MARK_AREA = 20
