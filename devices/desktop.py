@@ -188,17 +188,19 @@ class DesktopDevice(Device):
         if kind in CLICKS:
             self._require(at, kind)
             button, clicks = CLICKS[kind]
-            with self._held(action.keys):
+            with self._held(action.keys), self._alone():
                 gui.click(*at, clicks=clicks, interval=0.05, button=button)
         elif kind == "hover":
             self._require(at, kind)
-            gui.moveTo(*at)
+            with self._alone():
+                gui.moveTo(*at)
         elif kind == "hold_key":
             with self._held(action.keys):
                 time.sleep(action.duration)
         elif kind == "type":
             if at:
-                gui.click(*at)
+                with self._alone():
+                    gui.click(*at)
             command = "command" if sys.platform == "darwin" else "ctrl"
             if action.clear:
                 gui.hotkey(command, "a")
@@ -213,7 +215,8 @@ class DesktopDevice(Device):
             gui.hotkey(*action.keys)
         elif kind == "scroll":
             if at:
-                gui.moveTo(*at)
+                with self._alone():
+                    gui.moveTo(*at)
             clicks = action.amount * SCROLL_CLICK_PIXELS
             with self._held(action.keys):
                 if action.direction in ("up", "down"):
@@ -233,23 +236,44 @@ class DesktopDevice(Device):
         """Pressed, nudged past the toolkit's drag threshold, moved in steps, held still over
         the drop, released: what HTML drag and drop, sortable lists and text selection all
         need to see (a jump straight to the end is a click to most of them)."""
-        gui = self._gui
         assert end is not None
-        gui.moveTo(*start)
+        self._move(start)
         time.sleep(DRAG_PAUSE)
-        gui.mouseDown(button="left")
+        self._gui.mouseDown(button="left")
         try:
             x0, y0 = start
             for n in range(1, DRAG_STEPS + 1):
-                gui.moveTo(round(x0 + (end[0] - x0) * n / DRAG_STEPS),
-                           round(y0 + (end[1] - y0) * n / DRAG_STEPS))  # fmt: skip
+                self._move((round(x0 + (end[0] - x0) * n / DRAG_STEPS),
+                            round(y0 + (end[1] - y0) * n / DRAG_STEPS)))  # fmt: skip
                 time.sleep(DRAG_PAUSE / 4)
-            gui.moveTo(end[0] + 1, end[1])
-            gui.moveTo(*end)
+            self._move((end[0] + 1, end[1]))
+            self._move(end)
             time.sleep(DRAG_PAUSE)
         finally:
-            gui.mouseUp(button="left")
+            self._gui.mouseUp(button="left")
         time.sleep(DRAG_PAUSE)
+
+    def _move(self, to: tuple[int, int]) -> None:
+        with self._alone():
+            self._gui.moveTo(*to)
+
+    @contextlib.contextmanager
+    def _alone(self) -> Iterator[None]:
+        """The X server held for one pointer move: pyautogui's fail-safe looks at the pointer,
+        then moves it, and a person's throw into a corner landing between the two was undone
+        by the move and never seen. Held, the throw lands before the look (and stops the run)
+        or after the move (and stays there for the next look)."""
+        backend = getattr(self._gui, "_pyautogui_x11", None)
+        if backend is None:
+            yield
+            return
+        backend._display.grab_server()
+        backend._display.sync()  # held before the look, not when the request is next sent
+        try:
+            yield
+        finally:
+            backend._display.ungrab_server()
+            backend._display.flush()
 
     def _input(self, point: Point | None) -> tuple[int, int] | None:
         """A frame point as where the pointer goes, never in a fail-safe corner."""

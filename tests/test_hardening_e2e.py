@@ -209,6 +209,23 @@ def test_the_pointer_thrown_into_a_corner_stops_the_run_with_its_report(tmp_path
     assert run.outcome == "stopped" and "corner" in run.reason
 
 
+def test_a_throw_landing_during_a_move_of_the_agent_is_not_undone_by_it():
+    """The race the run above can lose: the throw waits while the agent's move holds the
+    display, lands after it, and the next action sees the pointer in the corner."""
+    from clickwright.devices.desktop import DesktopDevice
+    from clickwright.types import Click, Target
+
+    with VirtualDisplay(640, 480) as display, DesktopDevice(display=display.name) as device:
+        with device._alone():
+            throw = subprocess.Popen(["xdotool", "mousemove", "639", "479"], env=display.env())
+            time.sleep(0.5)  # the throw is under way, waiting for the display
+            device._gui.platformModule._moveTo(320, 240)
+        throw.wait(timeout=10)
+        assert tuple(device._gui.position()) == (639, 479)
+        with pytest.raises(Exception, match="fail-safe"):
+            device.perform(Click(target=Target(point=(100, 100))), (100, 100))
+
+
 def test_a_recording_stopped_by_a_signal_is_saved(tmp_path, own_display):
     from clickwright.devices.desktop import DesktopDevice
 
