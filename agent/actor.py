@@ -628,6 +628,9 @@ class OfflineActor:
     def _order(self, step: Step) -> None:
         editing.order(self, step)
 
+    def _comment(self, step: Step) -> None:
+        editing.comment(self, step)
+
     def _lines(self, step: Step) -> None:
         editing.lines(self, step)
 

@@ -53,6 +53,7 @@ Verb = Literal[
     "insert",  # `text` at `where` (end, start, below/above `target`, between `target` and
     # `destination`)
     "lines",  # `text`'s lines, one per line
+    "comment",  # the lines `target` names turned into comments (`where` "off": back into code)
     "order",  # an editor's lines sorted (`text` "reverse": from Z to A)
     "delete",  # the row, line or words `target` names
     "label",  # the button labelled `text` (a verb: Pay, Follow) for what `target` names
@@ -127,7 +128,7 @@ def split_at(text: str, separators: Iterable[re.Match[str]]) -> list[str]:
 # ---- cutting a task into clauses ------------------------------------------------------------
 
 _FILLER = (
-    r"(?:(?:please|(?:first(?:ly)?|next)(?!\s+(?:name|line|page|field|one|item|row|tab|word))"
+    r"(?:(?:please|pls|plz|(?:first(?:ly)?|next)(?!\s+(?:name|line|page|field|one|item|row|tab|word))"
     r"|then|finally|lastly|now|and|so|after\s+that|(?:find|locate)\s+and"
     r"|(?:could|can|would|will)\s+you|i(?:'d\s+like|\s+want|\s+need)\s+you\s+to)\b[\s,]*)*"
 )
@@ -162,6 +163,7 @@ _SEPARATOR = re.compile(
 STATEMENT = re.compile(
     r"\s*(?:i|we|i'm|i am|we're|we are|it's|it is|that's|that is)\s+(?:don'?t|do not|'?m|am|"
     r"are|is|was|really|just|still|also|no longer|won'?t|will not|wouldn'?t|can'?t|didn'?t|already|"
+    r"not|never|too|wrong|only|"
     r"need|want|have|had|hate|like|love|prefer)\b",
     re.I,
 )

@@ -499,6 +499,58 @@ def ordered(reverse: bool = False) -> Edit:
     return edit
 
 
+_MARKED = re.compile(r"^([ \t]*)(#|//|;|--|%)[ ]?", re.M)
+"""A line that is a comment: its indent, its marker and the space after it."""
+
+
+def commented(passage: passages.Passage, marker: str, off: bool = False) -> Edit:
+    """The lines `passage` names as comments (`marker` after their indent), or with `off`
+    their markers taken away; None when the text holds no such line."""
+    if not passage.unit:
+        passage = replace(passage, unit="line")  # "comment out print(total)": its line
+
+    def edit(text: str) -> str | None:
+        spans = passages.find(text, passage)
+        if not spans:
+            return None
+        starts = [st for st in _line_starts(text)
+                  if any(st < b and _line_span(text, st)[1] >= a for a, b in spans)]  # fmt: skip
+        for start in reversed(starts):
+            end = _line_span(text, start)[1]
+            line = text[start:end]
+            if off:
+                line = _MARKED.sub(r"\1", line, count=1)
+            elif line.strip() and not line.lstrip().startswith(marker):
+                indent = re.match(r"[ \t]*", line)[0]  # type: ignore[index]
+                line = f"{indent}{marker} {line[len(indent):]}"
+            text = text[:start] + line + text[end:]
+        return text
+
+    return edit
+
+
+def comment_marker(text: str, shown: list[str]) -> str:
+    """What starts a comment here: the kind of the file a text on the screen names (the
+    window's title), else the marker the text's own comments use, else "#"."""
+    markers = lexicon().comment_markers
+    for words in shown:
+        for name in re.findall(r"[\w.-]+(\.[A-Za-z0-9]{1,10})\b", words):
+            if (marker := markers.get(name.lower())) is not None:
+                return marker
+    used = [m[2] for m in _MARKED.finditer(text)]
+    return max(set(used), key=used.count) if used else "#"
+
+
+def comment(actor: OfflineActor, step: Step) -> None:
+    """Lines commented out or back in, through an exact reading of the text."""
+    text = document(actor, step)
+    if text is None:
+        raise StepFailed(f"could not {step.clause!r}: the editor's text could not be read exactly")
+    marker = comment_marker(text, [e.text for e in actor.screen.elements])
+    edit = commented(passages.read(step.target or ""), marker, off=step.where == "off")
+    rewrite(actor, step, edit, f"line '{step.target}'", before=text)
+
+
 def order(actor: OfflineActor, step: Step) -> None:
     """The lines sorted, only through an exact reading of the text: an editor whose text
     cannot be read is not retyped from what OCR made of it."""

@@ -481,6 +481,8 @@ _PASTE = re.compile(
     r"(?:into|in|to|inside)\s+(?P<into>.+)",
     re.I | re.S,
 )
+_KEY_COMBO = re.compile(r"\s*(?:ctrl|control|alt|shift|super|cmd|meta|win)(?:\s*\+\s*[\w-]+)+\s*", re.I)
+"""A clause that is only keys held together ("ctrl+s"): pressed."""
 _CASE = re.compile(
     r"\s*\b(?:in\s+)?(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?", re.I
 )
@@ -498,7 +500,7 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
     if by := _BY_DOING.fullmatch(masked):
         verb, rest = clause[by.start("how") :].split(None, 1)
         return _steps(f"{_GERUNDS.get(verb.lower(), _stem(verb))} {rest}", after)
-    if case := _CASE.search(masked):
+    if (case := _CASE.search(masked)) and lexicon().rewritten(clause, masked) is None:
         steps = _steps(clause[: case.start()] + clause[case.end() :], after)
         change = str.upper if case["case"].lower() == "upper" else str.lower
         return [replace(s, text=change(s.text)) if s.text else s for s in steps]
@@ -520,6 +522,8 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         into = _steps(f"click {clause[paste.start('into') :]}", after)
         into = [replace(s, clause=clause, where=s.where or "empty") for s in into]
         return [*into, Step("press", clause, keys=_PASTED)]
+    if _KEY_COMBO.fullmatch(masked):  # "…, then ctrl+s"
+        return _classic(f"press {clause}", after)
     if (read := reading.parse(clause, after=after)) is not None:
         return [_drag_ends(s) if s.verb == "drag" else s for s in read]
     try:

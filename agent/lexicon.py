@@ -116,6 +116,22 @@ def _locale_day_first() -> bool:
     return 0 <= day < month
 
 
+_CASED = re.compile(r"\$([ULC]?)(\d)")
+"""A group in a rewrite's meaning: $1 as said, $U1 upper case, $L1 lower, $C1 capitalised."""
+_GROUP = re.compile(r"\$[ULC]?(\d)")
+
+
+def _cased(words: str, case: str) -> str:
+    """`words` in the case a rewrite asks for ("uppercase urgent": URGENT), quotes kept."""
+    if case == "U":
+        return words.upper()
+    if case == "L":
+        return words.lower()
+    if case == "C":
+        return re.sub(r"[^\W\d_]", lambda m: m[0].upper(), words, count=1)
+    return words
+
+
 class Lexicon:
     """The loaded word lists, with the look-ups the reader needs."""
 
@@ -146,7 +162,7 @@ class Lexicon:
             (re.compile(pattern, re.I), meant) for pattern, meant in data["rewrites"]
         )
         for idiom, meant in self.rewrites:  # a slip in the data fails at load, not mid-run
-            if max((int(n) for n in re.findall(r"\$(\d)", meant)), default=0) > idiom.groups:
+            if max((int(n) for n in _GROUP.findall(meant)), default=0) > idiom.groups:
                 raise ValueError(f"lexicon rewrite {idiom.pattern!r}: {meant!r} names a group "
                                  "it does not have")  # fmt: skip
         self.statements = tuple(re.compile(p, re.I) for p in data["statements"])
@@ -209,6 +225,10 @@ class Lexicon:
         self.units: dict[str, str] = {
             unit: group for group, units in data["units"].items() for unit in units
         }
+        self.comment_markers = {
+            ending: marker for marker, endings in data["comment_markers"].items()
+            for ending in endings
+        }  # fmt: skip
         self.file_kinds: dict[tuple[str, ...], tuple[str, ...]] = {
             tuple(k.split()): tuple(v) for k, v in data["file_kinds"].items()
         }
@@ -302,7 +322,7 @@ class Lexicon:
         for idiom, meant in self.rewrites:
             if (said := idiom.fullmatch(masked or clause)) is not None:
                 parts = [clause[a:b] for a, b in (said.span(g) for g in range(1, idiom.groups + 1))]
-                return re.sub(r"\$(\d)", lambda m, p=parts: p[int(m[1]) - 1], meant)
+                return re.sub(_CASED, lambda m, p=parts: _cased(p[int(m[2]) - 1], m[1]), meant)
         return None
 
     def unit(self, text: str) -> str | None:

@@ -158,8 +158,8 @@ def read(phrase: str) -> Passage:
         inner, noun = read(m["words"]), m["noun"].lower()
         if noun in ("word", "words", "phrase", "text"):
             return inner
-        if inner.exact:  # a line named by an unquoted word is "the Line tool"
-            return replace(inner, unit=UNITS[noun])
+        if inner.exact or re.search(r"[#=(){}\[\];<>]", m["words"]):  # code says it is text;
+            return replace(inner, unit=UNITS[noun])  # an unquoted word, "the Line tool"
     nth = count = None
     unit, plural, rest, exact = "", False, [], False
     for index, word in enumerate(said):

@@ -89,7 +89,7 @@ def words_text(clause: str, toks: Sequence[Token], start: int, end: int) -> str:
 # Actions the classic grammar (agent/interpreter.py) also reads; their frames without literal
 # words ("select {value}") are left to it, and its steps come back `soft`.
 CLASSIC = frozenset({"type", "choose", "set", "find", "look", "label", "delete"})
-_PRIORITY = ("order", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
+_PRIORITY = ("order", "comment", "lines", "insert", "change", "save", "close", "compute", "convert", "sort",
              "until", "find", "copy", "clip", "paste", "swap", "set", "type", "choose", "drag",
              "highlight", "form", "delete", "intent", "label", "look")  # fmt: skip
 
@@ -198,7 +198,7 @@ def split_scope(clause: str) -> tuple[str, str | None]:
     lex = lexicon()
     if said := _APPOSITION.search(clause):  # "both photos (the .jpg files) …": the .jpg files
         return clause[: said.start()] + said["what"] + clause[said.end() :], None
-    m = re.fullmatch(r"(.+?)\s*\(([^()]*[^\W\d_][^()]*)\)\s*", clause)  # "… (settings, a tab)"
+    m = re.fullmatch(r"(.+?)\s*(?<!\w)\(([^()]*[^\W\d_][^()]*)\)\s*", clause)  # "… (settings, a tab)"
     if m is not None:
         inside = [p.strip() for p in m[2].split(",") if p.strip()]
         places = [p for p in inside if place(re.sub(r"^(?:in|on|under)\s+(?:the\s+)?", "", p))]
@@ -496,6 +496,9 @@ def _build(
             anchor = slot("anchor") or slot("before") or None
             return [Step("insert", clause, target=anchor, destination=slot("after") or None,
                          text=None if source else text, source=source, where=where)]  # fmt: skip
+        case "comment":
+            off = verb.lower().replace("-", "") == "uncomment"
+            return [Step("comment", clause, target=slot("what"), where="off" if off else None)]
         case "order":
             reverse = any(t.word == "reverse" for t in toks)
             return [Step("order", clause, text="reverse" if reverse else "")]
@@ -639,8 +642,10 @@ def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]
     if len(quoted) != 1 or end - start == 1:
         return start, end
     others = {t.word for t in toks[start:end] if not t.quoted}
-    kinds = {w for k in _KIND_NOUNS for w in k.split()} | {"link", "tab", "button", "item"}
-    return (quoted[0], quoted[0] + 1) if others <= lexicon().determiners | kinds else (start, end)
+    lex = lexicon()
+    kinds = {w for k in _KIND_NOUNS for w in k.split()} | {"link", "tab", "button", "item", "card"}
+    kinds |= lex.drag_containers  # "the 'In Progress' column"
+    return (quoted[0], quoted[0] + 1) if others <= lex.determiners | kinds else (start, end)
 
 
 def _gives_values(words: str) -> bool:
