@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.text import normalize
 from clickwright.types import ElementKind, Screen
@@ -154,6 +156,28 @@ def _verbs_pattern() -> str:
 
 
 _VERBS = _verbs_pattern()
+_AT_A_STEP = re.compile(r"(?:^|[.;,!?]\s*|\b(?:and|then)\s+)([a-z]{5,})\b", re.I)
+
+
+def respelled(task: str) -> str:
+    """The task with a verb mistyped where a step starts ("unckeck the blue items",
+    "hihglight the title") spelled right: one letter off, or two in a long word, from exactly
+    one verb, and no word the lexicon knows."""
+    lex = lexicon()
+    verbs = [v for v in {*lex.clause_verbs(), *re.findall(r"[a-z]+", _CLASSIC_VERBS)}
+             if v.isalpha() and len(v) >= 4]  # fmt: skip
+
+    def spelled(m: re.Match[str]) -> str:
+        word = m[1].lower()
+        if word in lex.vocabulary:
+            return m[0]
+        most = 1 if len(word) < 8 else 2
+        near = {v for v in verbs if DamerauLevenshtein.distance(word, v, score_cutoff=most) <= most}
+        if len(near) != 1:
+            return m[0]
+        return m[0][: m.start(1) - m.start()] + near.pop()
+
+    return _AT_A_STEP.sub(spelled, task)
 STARTS_STEP = re.compile(rf"(?:(?:don'?t|do\s+not|never)\s+)?(?:{_VERBS})\b", re.I)
 _SEPARATOR = re.compile(
     rf"(?:\s*(?P<stop>[;\n:]|[.!?…]+(?=\s|$))|\s*,"
@@ -169,6 +193,10 @@ STATEMENT = re.compile(
 )
 """A statement after a comma ("…, I don't want those changes"): a clause of its own, most
 often a remark on the step before it."""
+_NOT_THAT = re.compile(
+    r"\s*(?:but\s+)?(?:not|never|rather than|instead of)\s+(?:the|a|an|that|this|those)\b", re.I
+)
+"""After a comma, what a step is not about ("…, not the red one"): a remark."""
 _STRONG = re.compile(r"\b(?:then|after|next|finally|lastly)\b", re.I)
 LEADING = re.compile(rf"\s*{_FILLER}", re.I)
 _TRAILING = re.compile(r"(?:(?<!\.)[.!?])?\s*$")  # a full stop, but not an ellipsis
@@ -192,6 +220,10 @@ def clauses(task: str) -> list[str]:
     for s in _SEPARATOR.finditer(masked):
         rest = masked[s.end() :]
         strong = s["stop"] or _STRONG.search(s[0])
+        if s[0].strip().startswith(",") and _NOT_THAT.match(rest):
+            remarks.add(len(cuts) + 1)  # "press the green button, not the red one"
+            cuts.append(s)
+            continue
         if not (STARTS_STEP.match(rest) or (strong and rest.strip()) or _lone_intent(rest)
                 or s[0].strip().startswith(",") and STATEMENT.match(rest)):  # fmt: skip
             continue

@@ -25,6 +25,7 @@ from clickwright.agent.clauses import (
     Verb,
     clauses,
     mask,
+    respelled,
     split_at,
     unquote,
 )
@@ -601,7 +602,7 @@ def interpret(task: str) -> list[Step]:
     its verb names, unless a later clause presses a button itself."""
     if not task.strip():
         raise TaskError("the task is empty", _HINT)
-    pieces = clauses(task)
+    pieces = clauses(respelled(task))
     if not pieces:
         raise TaskError(f"cannot understand {task.strip()!r}", _HINT)
     steps: list[Step] = []

@@ -225,6 +225,8 @@ class Lexicon:
         self.units: dict[str, str] = {
             unit: group for group, units in data["units"].items() for unit in units
         }
+        self.vocabulary = frozenset(re.findall(r"[a-z]+", str(data).lower()))
+        """Every word the lexicon holds: none of them is a misspelling of another."""
         self.comment_markers = {
             ending: marker for marker, endings in data["comment_markers"].items()
             for ending in endings

@@ -643,7 +643,8 @@ def _quoted_name(toks: Sequence[Token], start: int, end: int) -> tuple[int, int]
         return start, end
     others = {t.word for t in toks[start:end] if not t.quoted}
     lex = lexicon()
-    kinds = {w for k in _KIND_NOUNS for w in k.split()} | {"link", "tab", "button", "item", "card"}
+    kinds = {w for k in _KIND_NOUNS for w in k.split()} | {"link", "tab", "button", "item", "card",
+                                                        "phrase", "word", "words", "text"}
     kinds |= lex.drag_containers  # "the 'In Progress' column"
     return (quoted[0], quoted[0] + 1) if others <= lex.determiners | kinds else (start, end)
 
