@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import re
 
-from clickwright.agent.editing import inserted, line_deleted, replaced, words_deleted
+from clickwright.agent import passages
+from clickwright.agent.editing import (
+    comment_marker,
+    commented,
+    inserted,
+    line_deleted,
+    replaced,
+    words_deleted,
+)
 
 
 def test_words_are_replaced_as_whole_words_in_any_case_once_or_everywhere():
@@ -74,3 +82,25 @@ def test_lines_are_put_in_order_as_a_person_sorts_them():
     assert ordered()("pears\napples\nPlums\ncherries\n") == "apples\ncherries\npears\nPlums\n"
     assert ordered(reverse=True)("b\n\na\nc") == "c\nb\na"  # blank lines left out
     assert ordered()("\n\n") is None
+
+
+CODE = "import os\n\ndef f(x):\n    total = x\n    print(total)\n    return total\n"
+
+
+def test_lines_are_commented_out_after_their_indent_and_back_in():
+    out = commented(passages.read("the line with print(total)"), "#")(CODE)
+    assert out == CODE.replace("    print(total)", "    # print(total)")
+    assert commented(passages.read("the print(total) line"), "#", off=True)(out) == CODE
+    both = commented(passages.read("lines 3 to 4"), "//")(CODE)
+    assert both.split("\n")[2:4] == ["// def f(x):", "    // total = x"]
+    assert commented(passages.read("the line # import os"), "#", off=True)("# import os\n") == (
+        "import os\n"
+    )
+    assert commented(passages.read("the line with nothing"), "#")(CODE) is None
+
+
+def test_the_comment_marker_is_the_files_kind_else_the_texts_own():
+    assert comment_marker(CODE, ["calc.js - Mousepad"]) == "//"
+    assert comment_marker(CODE, ["settings.ini"]) == ";"
+    assert comment_marker("-- a query\nselect 1\n", ["Untitled"]) == "--"
+    assert comment_marker(CODE, []) == "#"
