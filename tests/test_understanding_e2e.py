@@ -396,3 +396,17 @@ def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
         title,
         got.said,
     )
+
+
+def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
+    got = run(world, "mousepad calc.py", "comment out the line with print(total), then ctrl+s",
+              files={"calc.py": "def add(a, b):\n    total = a + b\n    print(total)\n"})  # fmt: skip
+    assert (world.home / "calc.py").read_text() == (
+        "def add(a, b):\n    total = a + b\n    # print(total)\n"
+    ), got.said
+    got = run(world, "mousepad notes.txt",
+              'uppercase the word "urgent" and fix the typo "recieve" -> "receive". save it',
+              files={"notes.txt": "This is urgent.\nDid you recieve it?\n"})  # fmt: skip
+    assert (world.home / "notes.txt").read_text() == "This is URGENT.\nDid you receive it?\n", (
+        got.said
+    )
