@@ -156,7 +156,9 @@ def _verbs_pattern() -> str:
 
 
 _VERBS = _verbs_pattern()
-_AT_A_STEP = re.compile(r"(?:^|[.;,!?]\s*|\b(?:and|then)\s+)([a-z]{5,})\b", re.I)
+_AT_A_STEP = re.compile(r"(?:^\s*|[.;!?]\s+|\bthen\s+)([a-z]{5,})\b(?=\s)", re.I)
+"""A word where a step surely starts: not after a comma or "and", where values are listed
+("company Kettle & Co, retail" is no "retain")."""
 
 
 def respelled(task: str) -> str:

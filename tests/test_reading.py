@@ -301,3 +301,12 @@ def test_no_task_text_crashes_the_reader(words):
         interpret(" ".join(words))
     except TaskError:
         pass
+
+
+def test_a_mistyped_verb_is_respelled_only_where_a_step_surely_starts():
+    from clickwright.agent.clauses import respelled
+
+    assert respelled("unckeck the blue items") == "uncheck the blue items"
+    assert respelled("click Save. delte the draft") == "click Save. delete the draft"
+    assert respelled("company Kettle & Co, retail") == "company Kettle & Co, retail"  # a value
+    assert respelled("tick Milk and Butter") == "tick Milk and Butter"
