@@ -888,6 +888,15 @@ class OfflineActor:
             to = end(c)
             return Drag(source=_by_id(c), to=Target(point=to)), c.element.box.center, to, CHANGE
 
+        if (counted := self._counted(step.target or "")) is not None:
+            element = counted[1]  # "move the last photo so it is second"
+            if step.where == "position" and placing.nth_place(
+                self.screen, element, step.nth or 1
+            ) is None:
+                self.record_noop(step, f"'{element.text or element.kind}' is in that place already")
+                return
+            self._drag_to(step, element, end(Candidate(element, 1.0, "place")))
+            return
         at = self._best(step.target or "", step.kind)
         if at is None and (row := row_by_extreme(self.screen, step.target or "")):
             step = replace(step, target=row)  # "the most expensive thing"
@@ -916,6 +925,11 @@ class OfflineActor:
         """The list two items are in and their places (first < second): named ("Anna and
         Ben"), or by place ("the first two photos")."""
         if step.destination:
+            counted = [self._counted(w) for w in (step.target or "", step.destination)]
+            if all(counted) and counted[0][0] == counted[1][0]:  # "the first and third photos"
+                items = counted[0][0]
+                i, j = sorted(items.index(found[1]) for found in counted)  # type: ignore[index]
+                return items, i, j
             one, other = self._best(step.target or "", None), self._best(step.destination, None)
             if one is None or other is None:
                 raise self._not_found(step.destination if one else step.target or "", step)
@@ -926,21 +940,33 @@ class OfflineActor:
             i, j = sorted((ids.index(one.element.id), ids.index(other.element.id)))
             return items, i, j
         said = passages.read(step.target or "")
-        lists = [placing.list_around(self.screen, e)[0] for e in self.screen.elements
-                 if e.interactive]  # fmt: skip
-        pictures = bool(set(words_of(said.words)) & lexicon().picture_nouns)
-        items = max(
-            lists,
-            default=[],
-            key=lambda found: (  # the longest, of named items
-                0 if pictures else sum(bool(e.text) for e in found),
-                len(found),
-            ),
-        )  # unless pictures
+        items = self._main_list(said)
         first = (said.nth or 1) - 1 if (said.nth or 1) > 0 else len(items) - 2
         if said.count not in (None, 2) or len(items) < 2 or not 0 <= first < len(items) - 1:
             raise StepFailed(f"could not {step.clause!r}: say which two to swap")
         return items, first, first + 1
+
+    def _main_list(self, said: passages.Passage) -> list[Element]:
+        """The list on the screen things are counted in: the longest of named items, or of
+        any items when they are pictures ("the first two photos")."""
+        lists = [placing.list_around(self.screen, e)[0] for e in self.screen.elements
+                 if e.interactive]  # fmt: skip
+        pictures = bool(set(words_of(said.words)) & lexicon().picture_nouns)
+        return max(
+            lists,
+            default=[],
+            key=lambda found: (0 if pictures else sum(bool(e.text) for e in found), len(found)),
+        )
+
+    def _counted(self, words: str) -> tuple[list[Element], Element] | None:
+        """ "the last photo", "the third card": the list and the item its place names; None
+        when the words name no place, or no such place is shown."""
+        said = passages.read(words)
+        if said.nth is None or said.count is not None or said.unit or not said.words:
+            return None
+        items = self._main_list(said)
+        index = said.nth - 1 if said.nth > 0 else len(items) + said.nth
+        return (items, items[index]) if 0 <= index < len(items) else None
 
     def _list_like(self, element: Element) -> list[Element]:
         """The list on the screen now that holds the place `element` had."""

@@ -358,6 +358,8 @@ def _drag_ends(step: Step) -> Step:
     dropped = _target(step.destination, step.clause).name or None if step.destination else None
     if not source.name:
         return replace(step, destination=dropped)
+    if source.nth is not None and not source.every:  # "the last photo": a place, kept
+        return replace(step, destination=dropped)
     return replace(step, target=source.name, kind=source.kind, destination=dropped)
 
 

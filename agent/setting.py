@@ -38,6 +38,7 @@ from clickwright.agent.grounding import (
 )
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.errors import StepFailed
+from clickwright.parsers.widgets import slider_track
 from clickwright.types import Box, Click, Element, Hotkey, Screen, Target, Type
 
 if TYPE_CHECKING:
@@ -463,6 +464,8 @@ def move_slider(actor: OfflineActor, step: Step, box: Box, value: str) -> None:
     arrow keys for the rest, reading the value back after each press."""
     said = quantity(value)
     upright = box.h > box.w  # a vertical slider: the same along its height
+    if not upright:
+        box = slider_track(actor.screen.frame.pixels, box)  # only its filled part was boxed
     if said is None and (end := _named_end(actor.screen, box, value, upright)) is not None:
         _to_end(actor, step, box, end, upright)  # "all the way to round", "to the max"
         return

@@ -1614,9 +1614,17 @@ def _delete(step: Step, screen: Screen) -> Settled:
 def listed_end(step: Step, screen: Screen) -> Step | None:
     """ "put Bread at the top" on a screen with no document: a drag of the item named (or of
     the row a superlative names, "the most expensive thing") to its list's first or last
-    place; None when it is an editor's insert."""
+    place, or beside another item shown ("put X above Y"); None when it is an editor's
+    insert."""
     said = step.text or ""
-    if step.where not in ("start", "end") or not said or _document(screen):
+    if not said or _document(screen):
+        return None
+    if step.where in ("above", "below") and step.target and _shown(screen, said) and _shown(
+        screen, step.target
+    ):  # "put 'Fix login bug' above 'Write tests'": items of a list
+        where = "before" if step.where == "above" else "after"
+        return Step("drag", step.clause, target=said, destination=step.target, where=where)
+    if step.where not in ("start", "end"):
         return None
     name = said if _shown(screen, said) else row_by_extreme(screen, said)
     if name is None:

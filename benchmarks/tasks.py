@@ -115,6 +115,7 @@ WHOLE_SPLITS = {
     "tasks_heldout5": "heldout5",
     "tasks_dev7": "dev",
     "tasks_dev8": "dev",
+
 }
 """Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 5,
 and the second to sixth dev sets."""

@@ -1363,3 +1363,39 @@ def _tag_cells(widgets: list[Widget]) -> list[Widget]:
     stacked = _sharing(np.array([widgets[i].box for i in controls], np.int64), across=False)
     cells = {controls[i] for group in _groups(stacked) if len(group) >= 3 for i in group}
     return [Widget(w.box, "list_item", w.score) if i in cells else w for i, w in enumerate(widgets)]
+
+
+TRACK_CONTRAST = 24
+"""How far (summed over R, G and B) a track's pixel is from the background it lies on."""
+TRACK_GAP = 2
+"""Pixels of plain background a track may skip (its rounded end, anti-aliasing)."""
+
+
+def slider_track(pixels: np.ndarray, box: Box) -> Box:
+    """A horizontal slider's whole track, where only a part of it was boxed: the filled part
+    in the accent colour, with the rest of the track pale grey beside it and the knob
+    between. Followed along the box's middle row both ways while the row differs from the
+    background above and below it, and across the knob (its ring reaches above and below the
+    track); a plain gap of background ends it. `box` itself when nothing goes on."""
+    height, width = pixels.shape[:2]
+    y = box.center[1]
+    reach = box.h + 3  # above and below: the background beside the track
+    if box.h > box.w or y - reach < 0 or y + reach >= height:
+        return box
+    band = pixels[y - reach : y + reach + 1].astype(np.int16)
+    background = band[0]
+    differs = np.abs(band - background).sum(axis=2) > TRACK_CONTRAST  # (rows, columns)
+    track = differs[reach] & ~differs[0] & ~differs[-1]
+    knob = differs.any(axis=0) & ~track  # a column crossed by the knob, not by the track
+    going = track | knob
+
+    def reach_to(start: int, step: int) -> int:
+        last, x = start, start
+        while 0 <= x + step < width and (going[x + step] or abs(x + step - last) <= TRACK_GAP):
+            x += step
+            if track[x]:
+                last = x
+        return last
+
+    left, right = reach_to(box.x, -1), reach_to(box.right - 1, 1)
+    return Box(left, box.y, right - left + 1, box.h)

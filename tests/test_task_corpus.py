@@ -372,3 +372,17 @@ def test_set_7_is_dev_material_only_and_shares_no_id() -> None:
     assert not {t.id for t in dev7} & {t.id for t in others}
     assert {t.scale for t in dev7} == {1, 2}
     assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in dev7)
+
+
+# ---- set 8 (benchmarks/tasks_dev8/): strangers' phrasings read while tuning ------------------
+
+
+def test_set_8_is_dev_material_only_and_shares_no_id() -> None:
+    dev8 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev8")
+    dev7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev7")
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5, *dev7]
+    assert tc.problems([*others, *dev8]) == []
+    assert {t.split for t in dev8} == {"dev"} and all(t.id.startswith("s8-") for t in dev8)
+    assert not {t.id for t in dev8} & {t.id for t in others}
+    assert {t.program for t in dev8} >= {"mousepad", "pluma", "geany", "l3afpad", "chromium"}
+    assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in dev8 if "page" in t.setup)

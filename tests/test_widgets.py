@@ -736,3 +736,19 @@ def test_an_empty_text_area_is_a_field_by_its_resize_grip_at_either_device_scale
             ] = 102
     found = [d for d in detect_widgets(pixels) if d.box.w > 200]
     assert found and found[0].kind == "input" and "multiline" in found[0].state
+
+
+def test_a_sliders_whole_track_is_found_from_its_filled_part():
+    import cv2
+
+    from clickwright.parsers.widgets import slider_track
+
+    page = np.full((80, 400, 3), 255, np.uint8)
+    page[38:42, 30:140] = (13, 148, 136)  # the filled part, in the accent colour
+    page[38:42, 140:330] = (213, 218, 227)  # the rest of the track, pale
+    cv2.circle(page, (140, 40), 9, (255, 255, 255), -1)  # the knob: white inside, ringed
+    cv2.circle(page, (140, 40), 9, (13, 148, 136), 2)
+    page[38:42, 360:380] = (90, 90, 90)  # something else further along the row
+    found = slider_track(page, Box(30, 35, 100, 11))
+    assert (found.x, found.right) == (30, 330)
+    assert slider_track(page, Box(200, 35, 40, 11)) == Box(30, 35, 300, 11)  # the pale part
