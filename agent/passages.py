@@ -33,7 +33,8 @@ VALUE_KINDS = {"email": "email", "e-mail": "email", "address": "email", "url": "
 "code") are what follows the colon of the line about them."""
 _PLACE = re.compile(
     r"\s+(?:(?:in|from|of|inside|on)\s+(?:the\s+|my\s+|this\s+|your\s+)?"
-    r"(?:[\w-]+\.\w{1,5}|text|file|document|editor|note|notes|page|[\w-]+\s+list|list)"
+    r"(?:[\w-]+\.\w{1,5}|text|file|document|editor|note|notes|page|[\w-]+\s+list|list"
+    r"|footer|header|sidebar|bottom\s+of\s+the\s+page|top\s+of\s+the\s+page)"
     r"|(?:at|near|towards?)\s+the\s+(?:top|bottom|end|start|beginning))\s*$",
     re.I,
 )

@@ -402,6 +402,11 @@ def _build(
                 soft=not what,
             )
             return [step]  # fmt: skip
+        case "copy" if (
+            toks[c.slots["what"][0] - 1].word == "in"
+            and words_of(slot("what"))[-1:] in ([w] for w in _REGIONS)
+        ):
+            return None  # "copy the email address in the footer": where it is, not where to
         case "copy":  # "paste it into Notes": what the step before named
             source = value_source(slot("value"), after) or slot("value")
             return [Step("type", clause, target=slot("what"), kind="input", source=source)]
@@ -725,6 +730,12 @@ def place(words: str) -> str | None:
     said = set(words.lower().replace(",", " ").split())
     return next((kind for kind, names in lex.places.items() if said & names), None)
 
+
+_REGIONS = frozenset({"footer", "header", "sidebar", "page", "article", "paragraph", "sentence",
+                      "table", "section", "banner", "menu", "list", "code", "block", "card",
+                      "post", "message", "notice", "alert", "panel", "column", "row", "caption",
+                      "quote", "document", "text", "intro", "introduction", "summary"})
+"""Parts of a page a value is copied from, never into ("copy the email in the footer")."""
 
 _KIND_NOUNS = ("option", "setting", "checkbox", "check box", "box", "field", "button", "entry",
                "switch", "toggle", "tab", "item", "slider", "scale")  # fmt: skip
