@@ -360,9 +360,12 @@ def _masked(text: str) -> str:
 
 
 def _lone_intent(rest: str) -> bool:
-    """ "…and OK": a last bare word that says what to answer."""
+    """ "…and OK": a last bare word that says what to answer; "…and archive it": a button's
+    verb done to what was just named."""
     words = words_of(_TRAILING.sub("", rest))
     lex = lexicon()
+    if len(words) == 2 and words[1] in ("it", "them") and lex.verb_at("label", words, 0) == 1:
+        return True
     return bool(words) and any(
         phrase_at(words, 0, p) == len(words) for i in lex.intents.values() for p in i.verbs
     )

@@ -235,14 +235,21 @@ def _by_colour(
     said = description.split()
     lead = [w.lower() for w in said[:start]]
     if (
-        owned := next((i for i, w in enumerate(lead) if w in ("with", "has", "have")), None)
+        owned := next((i for i, w in enumerate(lead) if w in ("with", "has", "have", "whose")),
+                      None)  # fmt: skip
     ) is not None:
         marked = (name, start - owned - 1, end - owned - 1)
-        marks = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
-        marks = [m for m in marks if not m.element.text.strip()] or _painted(screen, name)
+        found = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
+        if set(w.lower() for w in said[owned + 1 :]) & INK_WORDS:  # "whose subject is in red
+            return _owners(screen, [m for m in found if m.element.kind == "text"], name)  # text"
+        worded = [m for m in found if m.element.text.strip() and m.element.kind != "list_item"]
+        if not set(w.lower() for w in said[owned + 1 :]) & WORDED_MARKS:
+            worded = []  # a flag, a dot: no words of its own
+        marks = worded or [m for m in found if not m.element.text.strip()] or _painted(
+            screen, name)  # fmt: skip
         rows = [m for m in marks if not _in_legend(screen, m.element)]  # not the key's dot
         return _owners(screen, rows or marks, name)
-    shades = any(w in ("shade", "shades") for w in lead)
+    shades = bool({w.lower() for w in said} & lexicon().shade_words)
     rest = [w for w in said[:start] + said[end:] if w.lower() not in lexicon().colour_nouns]
     pool = rank(screen, " ".join(rest), kind, echo_of=echo_of) if rest else []
     kinds = {f"{w.lower()}{s}" for w in rest for s in ("s", "es")}
@@ -252,8 +259,11 @@ def _by_colour(
         big = screen.frame.size[0] * screen.frame.size[1] / 4
         task = normalize(echo_of)
         headed = [s for c in pool if (s := section(screen, c.element)) is not None]
+        rows = [r.box for r in screen.elements if r.kind == "list_item"]
         anything = [Candidate(e, 70.0 + 8 * (e.kind == kind) + 4 * e.interactive
-                              + SECTION_BONUS * any(s.contains(e.box) for s in headed), "")
+                              + SECTION_BONUS * any(s.contains(e.box) for s in headed)
+                              - ROW_BADGE * (e.kind == "button" and any(
+                                  r != e.box and r.contains(e.box) for r in rows)), "")
                     for e in screen.elements if e.box.area < big
                     and not (task and e.kind in ECHO_KINDS
                              and echoes(e.text, task, description))]  # fmt: skip
@@ -361,8 +371,9 @@ def _owners(screen: Screen, marks: list[Candidate], name: str) -> list[Candidate
 
 def _painted(screen: Screen, name: str) -> list[Candidate]:
     """Marks of the colour no parser boxed (a card's label bar, a small dot), outside every
-    element that has words of its own (a button's fill, a link's letters)."""
-    worded = [e.box for e in screen.elements if e.text.strip()]
+    element that has words of its own (a button's fill, a link's letters) but a row (a flag
+    on a mail's row is the row's)."""
+    worded = [e.box for e in screen.elements if e.text.strip() and e.kind != "list_item"]
     return [Candidate(Element(-1 - i, box, "icon", name=f"{name} mark"), PAINTED, "painted")
             for i, box in enumerate(painted(screen.frame.pixels, name))
             if not any(w.contains(box, slack=2) for w in worded)]  # fmt: skip
@@ -372,6 +383,14 @@ PAINTED = 70.0
 """The score of a mark found in the pixels alone."""
 
 
+WORDED_MARKS = frozenset({"label", "labels", "tag", "tags", "badge", "badges", "pill", "pills",
+                          "chip", "chips", "status", "category", "categories"})
+"""Marks that carry a word of their own (a green "Family" label), unlike a flag or a dot."""
+INK_WORDS = frozenset({"text", "letters", "font", "written", "ink", "writing", "lettering"})
+"""Words that say the colour is of the letters themselves, not of a mark beside them."""
+ROW_BADGE = 4.0
+"""What being inside a list's row costs a button named by its colour alone: a row's coloured
+pill is its label ("Work"), the blue button is the one under the list ("Archive")."""
 SECTION_BONUS = 12.0
 """What being under a heading that names the thing ("FOLDERS" for "the orange folder") is worth
 against another thing of that colour elsewhere (a file's orange mark in the list below)."""
@@ -397,7 +416,8 @@ def _coloured(
     and whether it is a fill (a swatch, a button) rather than a word's ink."""
     pixels, box = screen.frame.pixels, element.box
     fill = None if element.kind == "text" else flat_fill(pixels, box)
-    rgb = fill or colour_of(pixels, box, text=True)
+    mark = hue_mark(pixels, box) if element.kind == "icon" and not element.text.strip() else None
+    rgb = fill or mark or colour_of(pixels, box, text=True)  # a flag drawn on a blank icon
     colours = palette()
     if rgb is None or not (colours.shade_of(rgb, name) if shades else colours.called(rgb, name)):
         return None, False

@@ -184,6 +184,7 @@ class Lexicon:
         self.clause_starts = tuple(data["clause_starts"])
         self.owned_things = frozenset(data["owned_things"])
         self.colour_nouns = frozenset(data["colour_nouns"])
+        self.shade_words = frozenset(data["shade_words"])
         self.shape_nouns = frozenset(data["shape_nouns"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {

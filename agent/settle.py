@@ -114,11 +114,28 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         ):
             ticks = [replace(step, target=e.text, kind=None, every=False, soft=False) for e in each]
             return Settled(ticks, f"'{step.target}': {', '.join(e.text for e in each)}")
+        case "click" if (
+            step.soft
+            and step.target
+            and words_of(step.clause)[:1] in (["select"], ["choose"], ["pick"])
+            and (each := coloured_set(screen, step.target, step.every))
+            and all(_ticked_row(screen, e) for e in each)
+        ):  # "select the emails with a red flag": rows chosen by their boxes
+            ticks = [Step("check", step.clause, target=e.text) for e in each]
+            return Settled(ticks, f"'{step.target}': {', '.join(e.text for e in each)}")
         case "click" | "check" | "uncheck" | "double_click" | "right_click" if step.soft:
             return _pointed(step, screen)
         case "drag" if step.soft and step.target:
             return _moved(step, screen)
     return Settled([replace(step, soft=False)])
+
+
+def _ticked_row(screen: Screen, element: Element) -> bool:
+    """Whether `element` is on a row that starts with a check box (a mail, a file, a task)."""
+    middle = element.box.center[1]
+    return any(e.kind == "checkbox" and e.box.x < element.box.x
+               and abs(e.box.center[1] - middle) <= max(e.box.h, element.box.h) / 2
+               for e in screen.elements)  # fmt: skip
 
 
 def _moved(step: Step, screen: Screen) -> Settled:
@@ -1574,6 +1591,13 @@ def _delete(step: Step, screen: Screen) -> Settled:
     in_the_text = bool(words) and (
         words[0] in _TEXT_UNITS or words[-1] in _TEXT_UNITS or passage.unit in passages.WHOLE
     )
+    each = None if in_the_text else coloured_set(screen, target, step.every)
+    if each and all(_ticked_row(screen, e) for e in each):  # "delete the emails with a red
+        button = next((b for b in (verb, "Delete", "Remove") if _buttons(screen, b)), None)
+        if button is not None:  # flag": each row's box ticked, then the one Delete button
+            ticks = [Step("check", step.clause, target=e.text) for e in each]
+            return Settled([*ticks, Step("label", step.clause, text=button)],
+                           f"'{target}': {', '.join(e.text for e in each)}, then {button}")  # fmt: skip
     for label in (verb, "Delete", "Remove"):
         if not in_the_text and _buttons(screen, label):
             return _label(Step("label", step.clause, text=label, target=target), screen)

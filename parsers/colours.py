@@ -158,8 +158,9 @@ _PAINTED: list = []
 
 MARK_AREA = 20
 """Pixels a painted mark has at least (a 5 x 4 dot)."""
-SOLID = 0.55
-"""Share of its box a mark fills (a dot fills 0.79, a word's letters much less)."""
+SOLID = 0.45
+"""Share of its box a mark fills (a dot fills 0.79, a flag's triangle half, a word's letters
+much less)."""
 
 
 def hue_mark(pixels: np.ndarray, box: Box) -> RGB | None:
