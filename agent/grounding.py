@@ -242,7 +242,7 @@ def _by_colour(
         found = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
         if set(w.lower() for w in said[owned + 1 :]) & INK_WORDS:  # "whose subject is in red
             return _owners(screen, [m for m in found if m.element.kind == "text"], name)  # text"
-        worded = [m for m in found if m.element.text.strip() and m.element.kind != "list_item"]
+        worded = [m for m in found if _pill(screen, m.element)]
         if not set(w.lower() for w in said[owned + 1 :]) & WORDED_MARKS:
             worded = []  # a flag, a dot: no words of its own
         marks = worded or [m for m in found if not m.element.text.strip()] or _painted(
@@ -306,6 +306,24 @@ def coloured_set(screen: Screen, words: str, every: bool = False) -> list[Elemen
         raise StepFailed(f"'{words}' names {count}, the screen shows {len(things)} "
                          f"({', '.join(e.text for e in things) or 'none'})")  # fmt: skip
     return things or None
+
+
+def _pill(screen: Screen, element: Element) -> bool:
+    """Whether `element` is a label with a word of its own on something's line (a green
+    "Family" pill on a mail's row): filled with its colour, and no taller than the text it
+    belongs to (a button is taller than the words beside it)."""
+    if not element.text.strip() or element.kind == "list_item":
+        return False
+    owner = _owner(screen, element)
+    return (
+        owner is not None
+        and element.box.h <= PILL_HEIGHT * owner.box.h
+        and flat_fill(screen.frame.pixels, element.box) is not None
+    )
+
+
+PILL_HEIGHT = 1.3
+"""How much taller than its row's text a label may be (a button beside words is half again)."""
 
 
 def _in_legend(screen: Screen, mark: Element) -> bool:
