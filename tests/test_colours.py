@@ -247,3 +247,50 @@ def test_a_label_bar_no_parser_boxed_is_found_in_the_pixels_and_marks_its_card()
     assert painted(pixels, "purple") == [Box(270, 40, 38, 7)]
     assert rank(cards, "the card with the purple label")[0].element.text == "Update icons"
     assert rank(cards, "the red card")[0].element.text == "Fix login bug"
+
+
+def inbox() -> Screen:
+    """A mail list: a box, a flag (a triangle), the sender, the subject and a worded label
+    pill on each row; one row highlighted pale yellow, one subject in red letters; the
+    buttons under the list, one of them the label's blue."""
+    pixels = page((300, 700))
+    red, green, blue, orange = (217, 48, 37), (24, 128, 56), (26, 115, 232), (232, 113, 10)
+    rows = (("Ingrid Dahl", "Quarterly report", red, "Work", blue, None),
+            ("Tom Berg", "Dinner on Saturday", None, "Family", green, None),
+            ("Billing", "Your invoice", red, "Bills", orange, None),
+            ("Ana Lima", "Photos from the trip", green, "Family", green, "hl"),
+            ("Security", "New sign-in", None, "Alerts", (142, 36, 170), "ink"))  # fmt: skip
+    elements: list[Element] = []
+    for i, (sender, subject, flag, label, fill, how) in enumerate(rows):
+        y = 10 + 38 * i
+        if how == "hl":
+            pixels[y : y + 38, 10:660] = (255, 243, 168)
+        if flag is not None:
+            triangle = np.array([[100, y + 12], [112, y + 15], [100, y + 19]], np.int32)
+            cv2.fillPoly(pixels, [triangle], flag)
+        pixels[y + 10 : y + 28, 560:610] = fill
+        if how == "ink":
+            cv2.putText(pixels, subject, (300, y + 25), cv2.FONT_HERSHEY_SIMPLEX, 0.5, red, 1)
+        n = 10 * i
+        elements += [Element(n, Box(10, y, 650, 38), "list_item", f"{sender} {subject}"),
+                     Element(n + 1, Box(20, y + 12, 13, 13), "checkbox"),
+                     Element(n + 2, Box(150, y + 8, 90, 22), "text", sender),
+                     Element(n + 3, Box(300, y + 8, 140, 22), "text", subject),
+                     Element(n + 4, Box(560, y + 10, 50, 18), "button", label)]  # fmt: skip
+    pixels[220:252, 10:90] = blue
+    pixels[220:252, 100:170] = red
+    elements += [Element(90, Box(10, 220, 80, 32), "button", "Archive"),
+                 Element(91, Box(100, 220, 70, 32), "button", "Delete")]  # fmt: skip
+    return Screen(Frame(pixels), tuple(elements))
+
+
+def test_a_rows_flag_label_ink_and_highlight_each_name_it():
+    mail = inbox()
+    flagged = coloured_set(mail, "the emails with a red flag")
+    assert [e.text for e in flagged or ()] == ["Ingrid Dahl", "Billing"]  # flags, not Delete
+    labelled = coloured_set(mail, "emails with a green label")
+    assert [e.text for e in labelled or ()] == ["Dinner on Saturday", "Photos from the trip"]
+    assert rank(mail, "the email with the orange label")[0].element.text == "Your invoice"
+    assert rank(mail, "the email whose subject is in red text")[0].element.text == "Security"
+    assert rank(mail, "the email highlighted in yellow")[0].element.text.startswith("Ana Lima")
+    assert rank(mail, "the blue button")[0].element.text == "Archive"  # not the Work pill

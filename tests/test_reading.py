@@ -231,6 +231,9 @@ def test_words_the_grammar_could_only_guess_are_settled_on_the_screen():
             ["Write A on the first line and B on the second"],
         ),
         ("the meeting moved to 11am: replace 10am with 11am", ["replace 10am with 11am"]),
+        ("tick the email highlighted in yellow and archive it",
+         ["tick the email highlighted in yellow", "archive it"]),
+        ("press the green button, not the red one", ["press the green button"]),
         (
             "enter ann@site.org as the email and don't subscribe",
             ["enter ann@site.org as the email", "don't subscribe"],
