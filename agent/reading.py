@@ -414,7 +414,10 @@ def _build(
             first, second = _pair(slot("what"), slot("other"))
             return [Step("swap", clause, target=first, destination=second or None)]
         case "clip":
-            what = selected(slot("what"), after) or _referent(slot("what"), after)
+            a, b = c.slots["what"]
+            lone = b - a == 1 and toks[a].quoted  # "copy the phrase 'free shipping'": exactly
+            what = (f'"{slot("what")}"' if lone else None) or selected(slot("what"), after) or (
+                _referent(slot("what"), after))  # fmt: skip
             taken = Step("cut" if verb.lower() == "cut" else "copy", clause, target=what)
             if verb.lower() == "duplicate":
                 return [taken, Step("paste", clause, target=what, where="after")]

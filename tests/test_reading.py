@@ -191,7 +191,7 @@ CASES = [
      [S("drag", "pink card", destination='"In Progress" column', soft=True)]),
     ("swap the first and second photos", [S("swap", "first photo", destination="second photo")]),
     ('answer "blue" and hit Enter', [S("type", text="blue"), S("press", keys=("enter",))]),
-    ('copy the phrase "free shipping"', [S("copy", "free shipping")]),
+    ('copy the phrase "free shipping"', [S("copy", '"free shipping"')]),
 ]  # fmt: skip
 
 
