@@ -140,6 +140,8 @@ _CLASSIC_VERBS = (
     r"|navigate\s+to|type|enter|write|input|fill|set|scroll|drag|wait|focus|expand|collapse"
     r"|find|use|navigate|look|browse"
 )
+CLASSIC_WORDS = frozenset(re.findall(r"[a-z]+", _CLASSIC_VERBS)) - {"s", "to"}
+"""The one-word verbs the classic grammar knows."""
 # Verbs that are also common button labels: after "click X and", alone, they stay in the name
 # ("click Save and Close").
 _LABEL_LIKE = frozenset({"close", "save", "cancel", "continue", "next", "back", "open", "ok"})
@@ -166,7 +168,7 @@ def respelled(task: str) -> str:
     "hihglight the title") spelled right: one letter off, or two in a long word, from exactly
     one verb, and no word the lexicon knows."""
     lex = lexicon()
-    verbs = [v for v in {*lex.clause_verbs(), *re.findall(r"[a-z]+", _CLASSIC_VERBS)}
+    verbs = [v for v in {*lex.clause_verbs(), *CLASSIC_WORDS}
              if v.isalpha() and len(v) >= 4]  # fmt: skip
 
     def spelled(m: re.Match[str]) -> str:

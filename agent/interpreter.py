@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from clickwright.agent import passages, reading
 from clickwright.agent.clauses import (
+    CLASSIC_WORDS,
     MASK,
     QUOTED,
     STATEMENT,
@@ -470,6 +471,52 @@ _GERUNDS = {
 }
 
 
+_PASSIVE = re.compile(
+    r"(?:(?:can|could|would|will)\s+(?:you\s+)?)?(?P<what>.+?)\s+"
+    r"(?:(?:needs?|has|have|ought|is|are)\s+to\s+|must\s+|should\s+|can\s+|could\s+|will\s+)?"
+    r"(?:be|get|gets)\s+(?P<done>[a-z]+)(?P<rest>(?:\s+(?:out|up|down|off))?(?:\s+.*)?)\??",
+    re.I | re.S,
+)
+_ASKED = re.compile(r"(?:can|could|would|will)\s+(?P<what>.+?)\s+be\s+(?P<done>[a-z]+)(?P<rest>.*?)\??",
+                    re.I | re.S)  # fmt: skip
+_WANTS = re.compile(r"(?P<what>.+?)\s+(?:needs?|wants?)\s+(?P<doing>[a-z]+ing)(?P<rest>\s+.*)?", re.I | re.S)
+
+
+def _active(clause: str) -> str | None:
+    """A request said in the passive, as the step it asks for: "the passport line needs to be
+    deleted" is "delete the passport line", "can the second line be removed?", "the red cards
+    need archiving". None when the words after "be" are no verb's participle ("the price
+    should be 40" states a value)."""
+    masked = mask(clause)
+    if reading.starts_with_verb(clause):
+        return None
+    for pattern in (_ASKED, _PASSIVE):
+        if (m := pattern.fullmatch(masked)) is not None and (verb := _base(m["done"])):
+            rest = clause[m.start("rest") : m.end("rest")].rstrip(" ?")
+            return f"{verb} {clause[m.start('what') : m.end('what')]}{rest}"
+    if (m := _WANTS.fullmatch(masked)) is not None and (verb := _base(m["doing"])):
+        rest = clause[m.start("rest") : m.end("rest")] if m["rest"] else ""
+        return f"{verb} {clause[m.start('what') : m.end('what')]}{rest}"
+    return None
+
+
+def _base(form: str) -> str | None:
+    """The verb a participle or a gerund is of, when the reader knows that verb: "archived",
+    "copied", "starred", "cut" (the lexicon's table), "archiving"."""
+    word, lex = form.lower(), lexicon()
+    known = {v for v in lex.clause_verbs() if " " not in v} | CLASSIC_WORDS | {
+        p[0] for p in lex.verbs["label"] if len(p) == 1}  # "archived": the Archive button
+    if word in lex.participles:
+        return lex.participles[word]
+    if word.endswith("ing"):
+        stems = [_stem(word), word[:-3] + "e", word[:-3]]
+    elif word.endswith("ed"):
+        stems = [word[:-1], word[:-2], word[:-3], word[:-3] + "y"]
+    else:
+        return None
+    return next((s for s in stems if s in known), None)
+
+
 def _stem(gerund: str) -> str:
     """ "clicking" -> "click", "dragging" -> "drag", "scrolling" -> "scroll"."""
     stem = gerund[:-3]
@@ -507,6 +554,8 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         steps = _steps(clause[: case.start()] + clause[case.end() :], after)
         change = str.upper if case["case"].lower() == "upper" else str.lower
         return [replace(s, text=change(s.text)) if s.text else s for s in steps]
+    if (active := _active(clause)) is not None:  # "the passport line needs to be deleted"
+        return [replace(s, clause=clause) for s in _steps(active, after)]
     core, scope = reading.split_scope(clause)
     if scope is not None:
         return [_scoped(step, clause, scope) for step in _steps(core, after)]

@@ -185,6 +185,7 @@ class Lexicon:
         self.owned_things = frozenset(data["owned_things"])
         self.colour_nouns = frozenset(data["colour_nouns"])
         self.shade_words = frozenset(data["shade_words"])
+        self.participles: dict[str, str] = {done: verb for done, verb in data["participles"]}
         self.shape_nouns = frozenset(data["shape_nouns"])
         self.text_parts = tuple(data["text_parts"])
         self.verbs: dict[str, tuple[tuple[str, ...], ...]] = {

@@ -191,6 +191,21 @@ CASES = [
      [S("drag", "pink card", destination='"In Progress" column', soft=True)]),
     ("swap the first and second photos", [S("swap", "first photo", destination="second photo")]),
     ('answer "blue" and hit Enter', [S("type", text="blue"), S("press", keys=("enter",))]),
+    # requests said as wishes, states or in the passive
+    ("the passport line needs to be deleted", [S("delete", "passport line")]),
+    ("can the second line be removed?", [S("delete", "second line")]),
+    ("the last sentence should be highlighted", [S("highlight", "the last sentence")]),
+    ("the blue items need to be unchecked", [S("uncheck", "blue items", soft=True)]),
+    ("the red cards should be archived", [S("label", "red cards", text="archive")]),
+    ("the second paragraph has to go", [S("delete", "second paragraph")]),
+    ("the dentist line is not needed anymore", [S("delete", "dentist line")]),
+    ("we don't need the second paragraph", [S("delete", "second paragraph")]),
+    ("the green tasks are done", [S("check", "green tasks", soft=True)]),
+    ("get the passport line to the top", [S("drag", "passport line", nth=1, where="position")]),
+    ("I'd like the pdf in the Archive folder",
+     [S("drag", "pdf", destination="Archive folder", soft=True)]),
+    ("bin the orange card", [S("delete", "orange card")]),
+    ("the price should be 40", [S("unread", "the price should be 40")]),  # a statement, read later
     ('copy the phrase "free shipping"', [S("copy", '"free shipping"')]),
 ]  # fmt: skip
 
