@@ -889,7 +889,7 @@ class OfflineActor:
             return Drag(source=_by_id(c), to=Target(point=to)), c.element.box.center, to, CHANGE
 
         if (counted := self._counted(step.target or "")) is not None:
-            element = counted[1]  # "move the last photo so it is second"
+            element = counted[1][0]  # "move the last photo so it is second"
             if step.where == "position" and placing.nth_place(
                 self.screen, element, step.nth or 1
             ) is None:
@@ -925,10 +925,9 @@ class OfflineActor:
         """The list two items are in and their places (first < second): named ("Anna and
         Ben"), or by place ("the first two photos")."""
         if step.destination:
-            counted = [self._counted(w) for w in (step.target or "", step.destination)]
-            if all(counted) and counted[0][0] == counted[1][0]:  # "the first and third photos"
-                items = counted[0][0]
-                i, j = sorted(items.index(found[1]) for found in counted)  # type: ignore[index]
+            if (counted := self._counted(step.target or "", step.destination)) is not None:
+                items, (one, other) = counted  # "the first and third photos"
+                i, j = sorted((items.index(one), items.index(other)))
                 return items, i, j
             one, other = self._best(step.target or "", None), self._best(step.destination, None)
             if one is None or other is None:
@@ -958,15 +957,17 @@ class OfflineActor:
             key=lambda found: (0 if pictures else sum(bool(e.text) for e in found), len(found)),
         )
 
-    def _counted(self, words: str) -> tuple[list[Element], Element] | None:
-        """ "the last photo", "the third card": the list and the item its place names; None
-        when the words name no place, or no such place is shown."""
-        said = passages.read(words)
-        if said.nth is None or said.count is not None or said.unit or not said.words:
+    def _counted(self, *names: str) -> tuple[list[Element], list[Element]] | None:
+        """ "the last photo", "the third card": the list and the items their places name,
+        the list found once; None when a name gives no place, or no such place is shown."""
+        said = [passages.read(words) for words in names]
+        if any(s.nth is None or s.count is not None or s.unit or not s.words for s in said):
             return None
-        items = self._main_list(said)
-        index = said.nth - 1 if said.nth > 0 else len(items) + said.nth
-        return (items, items[index]) if 0 <= index < len(items) else None
+        items = self._main_list(said[0])
+        places = [n - 1 if n > 0 else len(items) + n for s in said if (n := s.nth) is not None]
+        if not all(0 <= p < len(items) for p in places):
+            return None
+        return items, [items[p] for p in places]
 
     def _list_like(self, element: Element) -> list[Element]:
         """The list on the screen now that holds the place `element` had."""

@@ -240,11 +240,10 @@ def _by_colour(
     ) is not None:
         marked = (name, start - owned - 1, end - owned - 1)
         found = _by_colour(screen, " ".join(said[owned + 1 :]), marked, None, echo_of)
-        if set(w.lower() for w in said[owned + 1 :]) & INK_WORDS:  # "whose subject is in red
-            return _owners(screen, [m for m in found if m.element.kind == "text"], name)  # text"
-        worded = [m for m in found if _pill(screen, m.element)]
-        if not set(w.lower() for w in said[owned + 1 :]) & WORDED_MARKS:
-            worded = []  # a flag, a dot: no words of its own
+        mark_words = {w.lower() for w in said[owned + 1 :]}
+        if mark_words & INK_WORDS:  # "whose subject is in red text": the letters' own colour
+            return _owners(screen, [m for m in found if m.element.kind == "text"], name)
+        worded = [m for m in found if mark_words & WORDED_MARKS and _pill(screen, m.element)]
         marks = worded or [m for m in found if not m.element.text.strip()] or _painted(
             screen, name)  # fmt: skip
         rows = [m for m in marks if not _in_legend(screen, m.element)]  # not the key's dot

@@ -18,13 +18,13 @@ from typing import NamedTuple
 
 from clickwright.agent import passages, reading
 from clickwright.agent.clauses import (
-    CLASSIC_WORDS,
     MASK,
     QUOTED,
     STATEMENT,
     Step,
     Verb,
     clauses,
+    known_verbs,
     mask,
     respelled,
     split_at,
@@ -477,9 +477,9 @@ _PASSIVE = re.compile(
     r"(?:be|get|gets)\s+(?P<done>[a-z]+)(?P<rest>(?:\s+(?:out|up|down|off))?(?:\s+.*)?)\??",
     re.I | re.S,
 )
-_ASKED = re.compile(r"(?:can|could|would|will)\s+(?P<what>.+?)\s+be\s+(?P<done>[a-z]+)(?P<rest>.*?)\??",
-                    re.I | re.S)  # fmt: skip
-_WANTS = re.compile(r"(?P<what>.+?)\s+(?:needs?|wants?)\s+(?P<doing>[a-z]+ing)(?P<rest>\s+.*)?", re.I | re.S)
+_WANTS = re.compile(
+    r"(?P<what>.+?)\s+(?:needs?|wants?)\s+(?P<doing>[a-z]+ing)(?P<rest>\s+.*)?", re.I | re.S
+)
 
 
 def _active(clause: str) -> str | None:
@@ -490,10 +490,9 @@ def _active(clause: str) -> str | None:
     masked = mask(clause)
     if reading.starts_with_verb(clause):
         return None
-    for pattern in (_ASKED, _PASSIVE):
-        if (m := pattern.fullmatch(masked)) is not None and (verb := _base(m["done"])):
-            rest = clause[m.start("rest") : m.end("rest")].rstrip(" ?")
-            return f"{verb} {clause[m.start('what') : m.end('what')]}{rest}"
+    if (m := _PASSIVE.fullmatch(masked)) is not None and (verb := _base(m["done"])):
+        rest = clause[m.start("rest") : m.end("rest")].rstrip(" ?")
+        return f"{verb} {clause[m.start('what') : m.end('what')]}{rest}"
     if (m := _WANTS.fullmatch(masked)) is not None and (verb := _base(m["doing"])):
         rest = clause[m.start("rest") : m.end("rest")] if m["rest"] else ""
         return f"{verb} {clause[m.start('what') : m.end('what')]}{rest}"
@@ -504,8 +503,7 @@ def _base(form: str) -> str | None:
     """The verb a participle or a gerund is of, when the reader knows that verb: "archived",
     "copied", "starred", "cut" (the lexicon's table), "archiving"."""
     word, lex = form.lower(), lexicon()
-    known = {v for v in lex.clause_verbs() if " " not in v} | CLASSIC_WORDS | {
-        p[0] for p in lex.verbs["label"] if len(p) == 1}  # "archived": the Archive button
+    known = known_verbs()  # "archived": the Archive button's verb too
     if word in lex.participles:
         return lex.participles[word]
     if word.endswith("ing"):
@@ -531,7 +529,9 @@ _PASTE = re.compile(
     r"(?:into|in|to|inside)\s+(?P<into>.+)",
     re.I | re.S,
 )
-_KEY_COMBO = re.compile(r"\s*(?:ctrl|control|alt|shift|super|cmd|meta|win)(?:\s*\+\s*[\w-]+)+\s*", re.I)
+_KEY_COMBO = re.compile(
+    r"\s*(?:ctrl|control|alt|shift|super|cmd|meta|win)(?:\s*\+\s*[\w-]+)+\s*", re.I
+)
 """A clause that is only keys held together ("ctrl+s"): pressed."""
 _CASE = re.compile(
     r"\s*\b(?:in\s+)?(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?", re.I

@@ -119,10 +119,10 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             and step.target
             and words_of(step.clause)[:1] in (["select"], ["choose"], ["pick"])
             and (each := coloured_set(screen, step.target, step.every))
-            and all(_ticked_row(screen, e) for e in each)
+            and all(_boxed_row(screen, e) for e in each)
         ):  # "select the emails with a red flag": rows chosen by their boxes
-            ticks = [Step("check", step.clause, target=e.text) for e in each]
-            return Settled(ticks, f"'{step.target}': {', '.join(e.text for e in each)}")
+            return Settled(_ticks(step.clause, each), f"'{step.target}': "
+                           f"{', '.join(e.text for e in each)}")  # fmt: skip
         case "click" | "check" | "uncheck" | "double_click" | "right_click" if step.soft:
             return _pointed(step, screen)
         case "drag" if step.soft and step.target:
@@ -130,7 +130,12 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
     return Settled([replace(step, soft=False)])
 
 
-def _ticked_row(screen: Screen, element: Element) -> bool:
+def _ticks(clause: str, rows: list[Element]) -> list[Step]:
+    """Each row's box ticked, the row found again by its text when its turn comes."""
+    return [Step("check", clause, target=e.text) for e in rows]
+
+
+def _boxed_row(screen: Screen, element: Element) -> bool:
     """Whether `element` is on a row that starts with a check box (a mail, a file, a task)."""
     middle = element.box.center[1]
     return any(e.kind == "checkbox" and e.box.x < element.box.x
@@ -1592,11 +1597,10 @@ def _delete(step: Step, screen: Screen) -> Settled:
         words[0] in _TEXT_UNITS or words[-1] in _TEXT_UNITS or passage.unit in passages.WHOLE
     )
     each = None if in_the_text else coloured_set(screen, target, step.every)
-    if each and all(_ticked_row(screen, e) for e in each):  # "delete the emails with a red
+    if each and all(_boxed_row(screen, e) for e in each):  # "delete the emails with a red
         button = next((b for b in (verb, "Delete", "Remove") if _buttons(screen, b)), None)
         if button is not None:  # flag": each row's box ticked, then the one Delete button
-            ticks = [Step("check", step.clause, target=e.text) for e in each]
-            return Settled([*ticks, Step("label", step.clause, text=button)],
+            return Settled([*_ticks(step.clause, each), Step("label", step.clause, text=button)],
                            f"'{target}': {', '.join(e.text for e in each)}, then {button}")  # fmt: skip
     for label in (verb, "Delete", "Remove"):
         if not in_the_text and _buttons(screen, label):
