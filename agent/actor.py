@@ -42,6 +42,7 @@ from clickwright.agent.grounding import (
     row_label,
     row_menu,
     scope_box,
+    scope_round,
     scrolled_by,
     search_field,
     showing_words,
@@ -98,9 +99,9 @@ SHOWN_WELL = 85.0
 SETTINGS_VERBS = frozenset({"set", "check", "uncheck", "select"})
 """Steps whose target, when it is nowhere else, may be an option in the program's settings."""
 MAX_SCROLLS = 6
+"""Scrolls down a page or list in search of a target before giving up."""
 PARAGRAPH_SLACK = 12
 """px: a paragraph seen again after a scroll ends (or starts) this near where it did."""
-"""Scrolls down a page or list in search of a target before giving up."""
 PART_PAGE = 2
 """Wheel steps that move a page by less than its height, so nothing on it is skipped."""
 
@@ -367,6 +368,8 @@ class OfflineActor:
         self.reading = ""
         """How the screen settled the current step's words, said in the steps it records."""
         self._seen: tuple[Screen, Screen] | None = None
+        self._row: Box | None = None
+        """The row or card a step said for several of them acts in now."""
 
     @property
     def screen(self) -> Screen:
@@ -378,6 +381,9 @@ class OfflineActor:
 
     def carry_out(self, step: Step) -> None:
         """Settle the step's words on the screen when they need it, then do what they say."""
+        if step.rows is not None and step.scope and self._row is None:
+            self._in_rows(step)
+            return
         if not (step.soft or step.source or step.verb in SETTLED):
             self.reading = ""
             self.do(step)
@@ -1183,12 +1189,50 @@ class OfflineActor:
             f"last result: {verdict.reason}"
         )
 
+    def _in_rows(self, step: Step) -> None:
+        """A step said for several rows or cards ("click Share on all posts by @ana"): done in
+        each that shows the scope's words, down the list they are in, until `rows` of them
+        are done (every one: to the list's end)."""
+        words = row_words(step.scope or "")
+        one = replace(step, rows=None)
+        done: list[tuple[int, int]] = []  # where on the page, whatever was scrolled
+        offset, last = 0, None
+        for _ in range(MAX_SCROLLS):
+            shown = showing_words(self.screen, words, rows=True)
+            for element in shown:
+                if step.rows and len(done) >= step.rows:
+                    return
+                if _at_one_of(element.box, offset, done):
+                    continue
+                self._row = last = scope_round(self.screen, element, shown)
+                try:
+                    self.carry_out(one)
+                finally:
+                    self._row = None
+                done.append((element.box.x, element.box.y + offset))
+            if (step.rows and len(done) >= step.rows) or last is None:
+                break
+            before = self.screen
+            if not self._scroll_once(step, "more of them may be further down", PART_PAGE,
+                                     (last.x + 4, last.center[1])):  # fmt: skip
+                break
+            moved = scrolled_by(before, self.screen)
+            if moved is None:
+                break  # nothing to tell which rows were done already
+            offset += moved
+        if not done or (step.rows and len(done) < step.rows):
+            raise StepFailed(
+                f"could not {step.clause!r}: {len(done)} row(s) or card(s) show "
+                f"{step.scope!r}" + (f", not {step.rows}" if step.rows else ""),
+                "name the rows by words they show",
+            )
+
     def _scoped(self, step: Step, screen: Screen, found: list[Candidate]) -> list[Candidate]:
         """Candidates in the row or card the step's scope names first ("for the user @ana");
         when no row shows it, none of several alike is guessed."""
         if not step.scope or place(step.scope) is not None or not found:
             return found
-        box = scope_box(screen, row_words(step.scope))
+        box = self._row or scope_box(screen, row_words(step.scope))
         if box is None and len(found) > 1 and found[0].score - found[1].score < 1:
             raise StepFailed(
                 f"could not {step.clause!r}: no row or card shows {step.scope!r}, and there are "
@@ -1439,15 +1483,18 @@ class OfflineActor:
             amount = _page_of_clicks(before, self.screen, amount)
         return False
 
-    def _scroll_once(self, step: Step, why: str, amount: int = 5) -> bool:
-        """Scroll the page down once, unless a widget is under the pointer (the wheel would
-        change its value); whether the page moved."""
+    def _scroll_once(
+        self, step: Step, why: str, amount: int = 5, at: Point | None = None
+    ) -> bool:
+        """Scroll the page (or the list `at` a point) down once, unless a widget is under the
+        pointer (the wheel would change its value); whether the page moved."""
         w, h = self.screen.frame.size
-        under = self.screen.element_at((w // 2, h // 2), scroll=True)
+        at = at or (w // 2, h // 2)
+        under = self.screen.element_at(at, scroll=True)
         if under is not None and under.kind not in ("container", "list_item", "text"):
             return False
         before = self.screen
-        self.blind(step, Scroll(direction="down", amount=amount), (w // 2, h // 2), CHANGE,
+        self.blind(step, Scroll(direction="down", amount=amount), at, CHANGE,
                    f"{why}: scrolling down")  # fmt: skip
         return not self.screen.frame.same_as(before.frame)
 

@@ -94,6 +94,7 @@ class Step:
     # drop-down is only guessed to hold the value (closed again when it does not); drag:
     # "position" (the `nth` place of its list), "before" or "after" the `destination`
     scope: str | None = None  # a text the row, card or section acted in contains
+    rows: int | None = None  # with a scope: in how many of the rows showing it (0: every one)
     source: str | None = None  # the value is read from the screen: what names it
     soft: bool = field(default=False, compare=False)
     """Spans cut by grammar alone (unquoted): the actor reads the clause again against the

@@ -754,9 +754,31 @@ def scope_box(screen: Screen, words: str) -> Box | None:
     """The row or card that shows `words` ("@ana", "March", "640 KB"): the smallest container
     holding the element that shows them, else that element's own box (its row is the band
     across the screen at its height)."""
-    shown = shows_words(screen, words, rows=True)
-    if shown is None:
-        return None
+    found = showing_words(screen, words, rows=True)
+    return scope_round(screen, found[0], found) if found else None
+
+
+CARD_LINES = 8
+"""Line heights a card round a scope's words may be (a post, a message); taller is a list."""
+
+
+def scope_round(screen: Screen, shown: Element, others: Sequence[Element] = ()) -> Box:
+    """The card round `shown` ("@ana" in a post whose buttons are lines below), when it is no
+    taller than a few lines and shows the words only there; else its row."""
+    card = card_round(screen, shown.box)
+    if (
+        card is not None
+        and card.h <= CARD_LINES * shown.box.h
+        and card.area < 0.5 * screen.frame.size[0] * screen.frame.size[1]
+        and not any(e.id != shown.id and card.contains(e.box, slack=2) for e in others)
+    ):
+        return card
+    return row_round(screen, shown)
+
+
+def row_round(screen: Screen, shown: Element) -> Box:
+    """The row round `shown`: the smallest container holding it that is not a whole table,
+    else its own box."""
     column = [e.box for e in screen.elements if e.id != shown.id and e.text.strip()
               and abs(e.box.x - shown.box.x) <= 8 and abs(e.box.h - shown.box.h) <= 4
               and abs(e.box.center[1] - shown.box.center[1]) > shown.box.h]  # fmt: skip

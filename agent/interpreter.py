@@ -556,6 +556,11 @@ def _steps(clause: str, after: Step | None = None) -> list[Step]:
         return [replace(s, text=change(s.text)) if s.text else s for s in steps]
     if (active := _active(clause)) is not None:  # "the passport line needs to be deleted"
         return [replace(s, clause=clause) for s in _steps(active, after)]
+    if (counted := reading.counted_rows(clause)) is not None:  # "… on all posts by @ana"
+        one, rows = counted
+        steps = _steps(one, after)
+        if any(s.scope for s in steps):
+            return [replace(s, clause=clause, rows=rows if s.scope else None) for s in steps]
     core, scope = reading.split_scope(clause)
     if scope is not None:
         return [_scoped(step, clause, scope) for step in _steps(core, after)]

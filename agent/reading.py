@@ -30,6 +30,7 @@ __all__ = [
     "place",
     "split_scope",
     "tokens",
+    "counted_rows",
     "understood",
     "value_source",
     "words_text",
@@ -232,6 +233,31 @@ def split_scope(clause: str) -> tuple[str, str | None]:
                 return clause[: toks[i - 1].end], words_text(clause, toks, i + 1, len(toks))
             break
     return clause, None
+
+
+def counted_rows(clause: str) -> tuple[str, int] | None:
+    """A step said for several rows or cards ("click Share on all posts by @ana", "… on 2
+    posts by @dis"): the clause said for one of them, and how many (0: every one)."""
+    lex = lexicon()
+    toks = tokens(clause)
+    for i in range(1, len(toks) - 3):
+        said, after = toks[i], i + 1
+        count = 0 if said.word in ("all", "every", "each") else 2 if said.word == "both" else None
+        if count is None and (n := lex.number(said.word)) is not None and n == int(n) and n > 0:
+            count = int(n)
+        if count is None or said.quoted:
+            continue
+        while after < len(toks) - 2 and toks[after].word in ("of", "the", "one"):
+            after += 1
+        thing, by = toks[after], toks[after + 1]
+        if (
+            toks[i - 1].word in ("on", "in", "for", "of", "under")
+            and thing.word.removesuffix("s") in lex.owned_things
+            and by.word in ("by", "from", "of", "for")
+        ):
+            one = f"{clause[: said.start]}the {thing.text.removesuffix('s')}{clause[thing.end :]}"
+            return one, count
+    return None
 
 
 def _skip_fillers(toks: Sequence[Token]) -> int:

@@ -97,6 +97,11 @@ CASES = [
      [S("type", "Total", source="sum of subtotal and shipping")]),
     # rows and places by what they show
     ("For the user @ana, click Follow", [S("click", "Follow", scope="user @ana")]),
+    ('Click the "Share" button on all posts by @annis',
+     [S("click", "Share", kind="button", scope="@annis", rows=0)]),
+    ("click Like on 2 posts by @bob", [S("click", "Like", scope="@bob", rows=2)]),
+    ("click Follow for both users from Oslo", [S("click", "Follow", scope="Oslo", rows=2)]),
+    ("click Like on every one of the posts by @ana", [S("click", "Like", scope="@ana", rows=0)]),
     ("Pay the invoice from March",
      [S("form", "invoice from March", text="pay"), S("label", text="pay")]),
     ("Follow the user who lives in Bergen",

@@ -525,6 +525,22 @@ def test_a_scope_names_the_card_to_act_in():
     assert box == Box(200, 20, 150, 100) and in_scope(follows, box)[0].element.id == 5
 
 
+def test_a_scope_in_a_post_is_its_card_when_its_buttons_are_lines_below_the_handle():
+    feed = screen(
+        el(0, "container", "", (2, 50, 141, 65)),
+        el(1, "list_item", "Merritt @tellus", (2, 53, 141, 13)),
+        el(2, "list_item", "Pulvinar varius mi cras.", (2, 66, 141, 14)),
+        el(3, "button", "Share", (112, 95, 21, 21)),
+        el(4, "container", "", (2, 113, 141, 64)),
+        el(5, "list_item", "Karia @lacus", (2, 115, 141, 13)),
+        el(6, "list_item", "Pellentesque malesuada", (2, 128, 141, 15)),
+        el(7, "button", "Share", (112, 157, 21, 21)),
+    )
+    assert scope_box(feed, "@lacus") == Box(2, 113, 141, 64)
+    assert in_scope(rank(feed, "Share", "button"), Box(2, 113, 141, 64))[0].element.id == 7
+    assert scope_box(INVOICES, "March") == Box(0, 40, 400, 34)  # a row, not a card of rows
+
+
 def test_a_change_goes_where_the_old_value_is_shown():
     profile = screen(
         el(0, "text", "City", (20, 20, 40, 20)),

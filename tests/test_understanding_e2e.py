@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -396,6 +397,23 @@ def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
         title,
         got.said,
     )
+
+
+def test_a_step_said_for_all_or_some_posts_is_done_in_each_card_down_the_feed(world):
+    """Chromium at device scale 1: a feed taller than the window, Share and Like buttons in
+    each post; the page puts the posts shared and liked in its title."""
+    page = ROOT / "tests" / "fixtures" / "feed.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-feed file://{page}")  # fmt: skip
+    got = run(world, command, "click Share on all posts by @ana and click Like on 2 posts by @bob")
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    shared, liked = re.search(r"shared: ([\d,]*) ; liked: ([\d,]*)", title).groups()
+    assert shared == "1,4,8" and len(liked.split(",")) == 2, (title, got.said)
+    assert set(liked.split(",")) <= {"2", "5", "9"}, (title, got.said)
 
 
 def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
