@@ -857,6 +857,8 @@ def _glyph_in_text(widget: Widget, texts: list[TextBox]) -> bool:
         if text.box.intersection(box) < 0.6 * box.area:
             continue
         letter = text.text.strip()
+        if all(not c.isalnum() or c in "口回" for c in letter.replace(" ", "")):
+            continue  # a row of toggles read as their glyphs ("□□□"), no line of text
         if box.x - text.box.x > box.w or (
             len(letter) == 1 and letter.isalnum() and letter not in LOOKALIKES
         ):

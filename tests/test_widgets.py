@@ -568,6 +568,12 @@ def test_a_glyph_in_the_middle_of_a_text_or_a_lone_letter_is_not_a_toggle() -> N
     ]
 
 
+def test_a_row_of_check_boxes_ocr_read_as_one_line_of_glyphs_keeps_every_box() -> None:
+    boxes = [Widget(Box(x, 91, 13, 13), "checkbox", 0.85) for x in (8, 31, 54)]
+    elements = fuse([text(3, 86, 67, 21, "□□□")], boxes)
+    assert [e.box.x for e in elements if e.kind == "checkbox"] == [8, 31, 54]
+
+
 def test_reading_order_is_rows_then_left_to_right_despite_jitter() -> None:
     texts = [
         text(300, 103, 50, 18, "third"),
