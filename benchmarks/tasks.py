@@ -44,6 +44,10 @@ split the same way with the salt "clickwright-set6/" (`split_set6`), its held-ou
 "heldout5"; the engineers read only tasks_dev6. Set 7 (benchmarks/tasks_dev7/) is dev
 material the engineer wrote after reading set 6's dev failures (colours, moves said as where
 things should be, sets of things by colour): all dev, measured against set 6's held-out half.
+Set 9 (benchmarks/tasks_dev9/ and benchmarks/tasks_heldout6/: colours, selecting text, dragging,
+editing in text editors, values cut out of a sentence) was written by a helper as one set and split
+the same way with the salt "clickwright-set9/" (`split_set9`), its held-out half "heldout6"; the
+engineers read only tasks_dev9.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -103,6 +107,7 @@ SALT = "clickwright-issue13/"
 SET4_SALT = "clickwright-set4/"
 SET5_SALT = "clickwright-set5/"
 SET6_SALT = "clickwright-set6/"
+SET9_SALT = "clickwright-set9/"
 WHOLE_SPLITS = {
     "tasks_heldout2": "heldout2",
     "tasks_dev2": "dev",
@@ -115,11 +120,12 @@ WHOLE_SPLITS = {
     "tasks_heldout5": "heldout5",
     "tasks_dev7": "dev",
     "tasks_dev8": "dev",
-
+    "tasks_dev9": "dev",
+    "tasks_heldout6": "heldout6",
 }
-"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 5,
-and the second to sixth dev sets."""
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 6,
+and the second to ninth dev sets."""
+SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -300,6 +306,11 @@ def split_set5(tasks: list[Task]) -> dict[str, str]:
 def split_set6(tasks: list[Task]) -> dict[str, str]:
     """Set 6's fixed rule (`split_set` with the salt "clickwright-set6/"): "heldout5" or "dev"."""
     return split_set(tasks, SET6_SALT, "heldout5")
+
+
+def split_set9(tasks: list[Task]) -> dict[str, str]:
+    """Set 9's fixed rule (`split_set` with the salt "clickwright-set9/"): "heldout6" or "dev"."""
+    return split_set(tasks, SET9_SALT, "heldout6")
 
 
 def problems(tasks: list[Task]) -> list[str]:
