@@ -112,10 +112,18 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         move_slider(actor, step, element.box, value)
     elif _segmented(element):
         _type_segments(actor, step, element, _formatted(value, element))
+    elif _DASHES.fullmatch(element.text) and (time := _half_day_time(value)):
+        _type_segments(actor, step, element, time, as_written=True)  # its "--:-- --" misread
     else:
         had_calendar = _calendar(actor.screen) is not None
         text = _formatted(value, element)
         actor.type_into(step, replace(element, name=element.name or label), text)
+        if (time := _half_day_time(value, said=False)) and not text_near(
+            actor.screen, text, element.box
+        ):  # a browser's time field OCR did not know, which took the digits wrong
+            for keys in (("end",), ("shift", "home"), ("backspace",)):
+                actor.blind(step, Hotkey(keys=keys), None, CHANGE, "clearing what it took")
+            return _type_segments(actor, step, element, time, as_written=True)
         if parse_date(value) and not had_calendar and _calendar(actor.screen) is not None:
             if not text_near(actor.screen, text, element.box):
                 return pick_date(actor, step, value)  # a field that only takes its picker
@@ -192,12 +200,15 @@ def _segmented(element: Element) -> bool:
     return bool(re.search(r"(?:dd|mm|yyyy)\W(?:dd|mm|yyyy)|--\s*:\s*--", element.text.lower()))
 
 
-def _type_segments(actor: OfflineActor, step: Step, element: Element, text: str) -> None:
-    """Click the first part of the field, type the digits (and AM/PM): each part moves on to
-    the next by itself; then Tab, which leaves the field and closes any picker it opened."""
+def _type_segments(
+    actor: OfflineActor, step: Step, element: Element, text: str, as_written: bool = False
+) -> None:
+    """Click the first part of the field, type the digits (and AM/PM; `as_written`: the text
+    itself): each part moves on to the next by itself; then Tab, which leaves the field and
+    closes any picker it opened."""
     point = (element.box.x + min(14, element.box.w // 4), element.box.center[1])
     actor.blind(step, Click(target=Target(point=point)), point, CHANGE, "the field's first part")
-    typed = re.sub(r"[^\dAPap]", "", text)
+    typed = text if as_written else re.sub(r"[^\dAPap]", "", text)
     actor.blind(step, Type(text=typed), None, CHANGE, f"typing {text} part by part")
     actor.blind(step, Hotkey(keys=("tab",)), None, CHANGE, "on to the next field")
 
@@ -605,6 +616,21 @@ def _formatted(value: str, element: Element) -> str:
             return f"{(hour - 1) % 12 + 1:02d}{minute:02d}{half}"
         return f"{hour:02d}:{minute:02d}"
     return _digits_for_number_field(value, element)
+
+
+_DASHES = re.compile(r"[\s\-–—一_:.,'!|l1]*")
+"""What OCR makes of a browser's empty time field ("--:-- --"): nothing, or dashes and strokes."""
+
+
+def _half_day_time(value: str, said: bool = True) -> str | None:
+    """A time said with AM or PM (`said`; else any time) as "09:37PM", which a plain field
+    takes as it is and a browser's time field part by part from its first part (a space
+    there spoils it)."""
+    time = time_of_day(value)
+    if time is None or (said and not re.search(r"\b[ap]\.?m\b\.?", value, re.I)):
+        return None
+    hour, minute = time
+    return f"{(hour - 1) % 12 + 1:02d}:{minute:02d}{'PM' if hour >= 12 else 'AM'}"
 
 
 def _digits_for_number_field(value: str, element: Element) -> str:

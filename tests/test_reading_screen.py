@@ -541,6 +541,19 @@ def test_a_scope_in_a_post_is_its_card_when_its_buttons_are_lines_below_the_hand
     assert scope_box(INVOICES, "March") == Box(0, 40, 400, 34)  # a row, not a card of rows
 
 
+def test_set_with_a_second_label_and_value_is_a_form():
+    times = screen(
+        el(0, "text", "Arrival time", (20, 20, 90, 20)),
+        el(1, "input", "", (120, 16, 120, 28)),
+        el(2, "text", "Pickup time", (20, 60, 90, 20)),
+        el(3, "input", "", (120, 56, 120, 28)),
+    )
+    assert read("set the arrival time to 9:37 PM and the pickup time to 7:30 pm", times) == [
+        ("set", "Arrival time", "9:37 PM"),
+        ("set", "Pickup time", "7:30 pm"),
+    ]
+
+
 def test_a_change_goes_where_the_old_value_is_shown():
     profile = screen(
         el(0, "text", "City", (20, 20, 40, 20)),
@@ -1124,3 +1137,14 @@ def test_a_thing_named_with_its_kind_is_not_a_text_that_only_says_the_kind():
                   el(1, "text", "Rex in the park", (40, 80, 120, 16)))  # fmt: skip
     assert rank(page, "dog photo") == []  # what a photo shows needs a model
     assert rank(page, "Rex photo")[0].element.id == 1
+
+
+def test_a_time_said_with_am_or_pm_is_typed_as_both_kinds_of_time_field_take_it():
+    from clickwright.agent.setting import _DASHES, _half_day_time
+
+    assert _half_day_time("9:37 PM") == "09:37PM"
+    assert _half_day_time("12:05 am") == "12:05AM"
+    assert _half_day_time("7:30 p.m.") == "07:30PM"
+    assert _half_day_time("21:37") is None  # no half of the day said: typed as written
+    assert all(_DASHES.fullmatch(t) for t in ("", "--:-- --", "-1一", "-- : --"))
+    assert not any(_DASHES.fullmatch(t) for t in ("09:30 AM", "Arrival", "12"))

@@ -416,6 +416,22 @@ def test_a_step_said_for_all_or_some_posts_is_done_in_each_card_down_the_feed(wo
     assert set(liked.split(",")) <= {"2", "5", "9"}, (title, got.said)
 
 
+def test_a_time_goes_into_a_browsers_time_field_and_a_plain_one_from_one_sentence(world):
+    """Chromium at device scale 1: an <input type=time> (its "--:-- --" misread by OCR, typed
+    part by part) and a text field, both set by one "set A to … and B to …"."""
+    page = ROOT / "tests" / "fixtures" / "booking_times.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-times file://{page}")  # fmt: skip
+    task = "set the arrival time to 9:37 PM and the pickup time to 7:30 pm, then click Book"
+    got = run(world, command, task)
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "time=21:37 note=07:30PM" in title, (title, got.said)
+
+
 def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
     got = run(world, "mousepad calc.py", "comment out the line with print(total), then ctrl+s",
               files={"calc.py": "def add(a, b):\n    total = a + b\n    print(total)\n"})  # fmt: skip
