@@ -158,6 +158,7 @@ class _Worker:
         from clickwright.devices.virtual_display import VirtualDisplay
 
         gymnasium.register_envs(miniwob)
+        _quiet_page_server()
         self.folder = tempfile.TemporaryDirectory(prefix="clickwright-miniwob-")
         wrapper = Path(self.folder.name) / "chromium"
         flags = " ".join((*BROWSER_FLAGS, f"--force-device-scale-factor={spec.device_scale:g}"))
@@ -248,3 +249,25 @@ def run_episode(spec: EpisodeSpec) -> EpisodeResult:
         time_limit=spec.time_limit,
         device_scale=spec.device_scale,
     )
+
+
+def _quiet_page_server() -> None:
+    """miniwob serves its flight pages from one shared server that prints every request (a
+    hundred lines a task); the same server, started first and silent."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    from miniwob import http_server
+    from miniwob.selenium_instance import HTML_DIR
+
+    if http_server.SERVER_SINGLETON is not None:
+        return
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (its name)
+            pass
+
+    server = ThreadingHTTPServer(("localhost", 0), functools.partial(Quiet, directory=HTML_DIR))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    http_server.SERVER_SINGLETON = server
