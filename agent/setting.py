@@ -650,8 +650,21 @@ def _calendar(screen: Screen) -> Element | None:
     days = {w for e in screen.elements for w in e.text.split() if w.isdigit()}
     if len({str(d) for d in range(1, 32)} & days) < 24:
         return None
-    months = [e for e in screen.elements if e.text.split() and month(e.text.split()[0])]
+    months = [e for e in screen.elements if e.text.split() and _shown_month(e.text.split()[0])]
     return months[0] if months else None
+
+
+def _shown_month(word: str) -> int | None:
+    """The month a calendar's heading names, one letter or two misread ("Februnry")."""
+    if (number := month(word)) is not None:
+        return number
+    lex, word = lexicon(), word.lower()
+    if len(word) < 5 or word[:3] not in lex.month_abbreviations:
+        return None
+    number = lex.month_abbreviations.index(word[:3]) + 1
+    name = lex.months[number - 1]
+    close = abs(len(word) - len(name)) <= 1 and text_similarity(word, name) >= 75
+    return number if close else None
 
 
 MONTH_KEYS = ((("ctrl", "right"), ("ctrl", "left")), (("pagedown",), ("pageup",)))
@@ -659,19 +672,34 @@ MONTH_KEYS = ((("ctrl", "right"), ("ctrl", "left")), (("pagedown",), ("pageup",)
 
 
 def pick_date(actor: OfflineActor, step: Step, value: str) -> None:
-    """On a calendar: click a day of the month it shows (which gives it the keys), turn it to
-    the month with its keys, reading the month after each press, then click the day."""
+    """On a calendar: turn it to the month with the arrows at the ends of its heading, else
+    with its keys once a day of the month it shows is clicked (which gives it the keys),
+    reading the month after each turn; then click the day."""
     date = parse_date(value)
     if date is None:
         raise StepFailed(f"could not {step.clause!r}: '{value}' is not a date")
-    ways = list(MONTH_KEYS)
+    ways: list[tuple[tuple[str, ...], tuple[str, ...]] | None] = [None, *MONTH_KEYS]
     focused = False
+    counted: int | None = None  # months still to turn, counted once an arrow turned one
     for _ in range(MAX_MONTHS):
-        distance = _months_away(actor.screen, date)
+        distance = counted if counted is not None else _months_away(actor.screen, date)
         if distance is None:
             raise StepFailed(f"could not {step.clause!r}: no calendar or date field on screen")
         if distance == 0 or not ways:
             break
+        if ways[0] is None:  # the heading's arrows
+            point = _month_arrow(actor.screen, distance > 0)
+            if point is None:
+                ways.pop(0)
+                continue
+            actor.blind(step, Click(target=Target(point=point)), point, CHANGE,
+                        "the calendar's arrow to the month")  # fmt: skip
+            after, turned = _months_away(actor.screen, date), distance - (1 if distance > 0 else -1)
+            if counted is None and after == distance:
+                ways.pop(0)  # no arrow there that turns it
+            elif counted is not None or after == turned:
+                counted = turned  # a small heading misread now and then: the turns counted
+            continue
         if not focused:
             focused = True
             if (day := _day(actor.screen, dt.date(2000, 1, 15))) is not None:
@@ -682,9 +710,35 @@ def pick_date(actor: OfflineActor, step: Step, value: str) -> None:
         if _months_away(actor.screen, date) == distance:
             ways.pop(0)  # these keys do not turn this calendar
     day = _day(actor.screen, date)
-    if day is None or _months_away(actor.screen, date) != 0:
+    if day is None or (counted != 0 and _months_away(actor.screen, date) != 0):
         raise StepFailed(f"could not {step.clause!r}: the calendar does not show {date:%B %Y}")
     actor.click_element(step, day, f"day {date.day} of {calendar.month_name[date.month]}")
+
+
+def _month_arrow(screen: Screen, forward: bool) -> tuple[int, int] | None:
+    """Where a calendar's arrow to the next (or previous) month is: a small thing at that end
+    of its heading's row, else that end of the row above its last (or first) day column, where
+    such arrows are drawn (a picker's faint arrow may be seen by no parser)."""
+    header = _calendar(screen)
+    if header is None:
+        return None
+    middle, height = header.box.center[1], header.box.h
+    days = [e.box for e in screen.elements if e.text.strip().isdigit()
+            and 0 < e.box.y - header.box.bottom < 12 * height
+            and abs(e.box.center[0] - header.box.center[0]) < 8 * height]  # fmt: skip
+    if not days:
+        return None
+    left, right = min(b.x for b in days), max(b.right for b in days)
+    ends = [e.box for e in screen.elements if e.id != header.id
+            and abs(e.box.center[1] - middle) <= height / 2 and e.box.w <= 3 * height
+            and len(re.sub(r"\W", "", e.text)) <= 1  # an arrow, an icon: not "Date:"
+            and left - 2 * height <= e.box.center[0] <= right + 2 * height
+            and (e.box.x >= header.box.right if forward else e.box.right <= header.box.x)]  # fmt: skip
+    if ends:
+        end = max(ends, key=lambda b: b.x) if forward else min(ends, key=lambda b: b.x)
+        return end.center
+    column = [b for b in days if (b.right >= right - 2 if forward else b.x <= left + 2)]
+    return round(sum(b.center[0] for b in column) / len(column)), middle
 
 
 def _months_away(screen: Screen, date: dt.date) -> int | None:
@@ -692,7 +746,7 @@ def _months_away(screen: Screen, date: dt.date) -> int | None:
     header = _calendar(screen)
     if header is None:
         return None
-    shown = month(header.text.split()[0]) or date.month
+    shown = _shown_month(header.text.split()[0]) or date.month
     year = _shown_year(screen, header) or date.year
     return (date.year - year) * 12 + date.month - shown
 

@@ -1148,3 +1148,22 @@ def test_a_time_said_with_am_or_pm_is_typed_as_both_kinds_of_time_field_take_it(
     assert _half_day_time("21:37") is None  # no half of the day said: typed as written
     assert all(_DASHES.fullmatch(t) for t in ("", "--:-- --", "-1一", "-- : --"))
     assert not any(_DASHES.fullmatch(t) for t in ("09:30 AM", "Arrival", "12"))
+
+
+def _calendar_screen(heading: str, arrows: bool) -> Screen:
+    """A picker drawn as jQuery UI draws it: a heading between two arrows over a day grid."""
+    days = [el(10 + d, "text", str(d), (36 + 17 * ((d + 2) % 7), 110 + 13 * ((d + 2) // 7), 11, 9))
+            for d in range(1, 32)]  # fmt: skip
+    ends = [el(1, "text", "0", (33, 78, 14, 12)), el(2, "icon", "", (134, 78, 14, 12))]
+    return screen(el(0, "text", heading, (62, 78, 56, 11)), *(ends if arrows else []), *days)
+
+
+def test_a_calendars_month_arrows_are_at_the_ends_of_its_heading_or_over_its_end_columns():
+    from clickwright.agent.setting import _month_arrow, _shown_month
+
+    assert _month_arrow(_calendar_screen("December 2016", True), False) == (40, 84)
+    assert _month_arrow(_calendar_screen("December 2016", True), True) == (141, 84)
+    unseen = _calendar_screen("December 2016", False)  # faint arrows no parser saw
+    assert _month_arrow(unseen, False) == (41, 83) and _month_arrow(unseen, True) == (143, 83)
+    assert _shown_month("Februnry") == 2 and _shown_month("Decembor") == 12
+    assert _shown_month("Junk") is None and _shown_month("Marching") is None
