@@ -432,6 +432,21 @@ def test_a_time_goes_into_a_browsers_time_field_and_a_plain_one_from_one_sentenc
     assert "time=21:37 note=07:30PM" in title, (title, got.said)
 
 
+def test_a_web_date_picker_is_turned_by_its_arrows_to_the_month_and_its_day_clicked(world):
+    """Chromium at device scale 1: a read-only field whose picker opens on November 2025; the
+    page puts the date it took in its title when Search is clicked."""
+    page = ROOT / "tests" / "fixtures" / "date_picker.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-picker file://{page}")  # fmt: skip
+    got = run(world, command, "choose March 3, 2025 as the check-in date, then click Search")
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "checkin=03/03/2025" in title, (title, got.said)
+
+
 def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
     got = run(world, "mousepad calc.py", "comment out the line with print(total), then ctrl+s",
               files={"calc.py": "def add(a, b):\n    total = a + b\n    print(total)\n"})  # fmt: skip
