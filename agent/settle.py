@@ -1592,7 +1592,8 @@ def _delete(step: Step, screen: Screen) -> Settled:
     """A row through its Delete button; a line, a word or all of an editor's text by its
     words ("remove the line call mom" never presses a toolbar's delete icon)."""
     target = step.target or ""
-    verb = step.clause.split()[0] if step.clause.split() else "Delete"
+    said = words_of(step.clause)[:1]  # the verb as said: "Remove" is a button's label too
+    verb = said[0] if said and lexicon().verb_at("delete", said) else "Delete"
     words = target.lower().split()
     passage = passages.read(target)
     in_the_text = bool(words) and (

@@ -1167,3 +1167,12 @@ def test_a_calendars_month_arrows_are_at_the_ends_of_its_heading_or_over_its_end
     assert _month_arrow(unseen, False) == (41, 83) and _month_arrow(unseen, True) == (143, 83)
     assert _shown_month("Februnry") == 2 and _shown_month("Decembor") == 12
     assert _shown_month("Junk") is None and _shown_month("Marching") is None
+
+
+def test_a_delete_said_in_the_passive_looks_for_a_delete_not_for_the_owners_name():
+    rows = screen(el(0, "list_item", "Bobine Cras convallis", (0, 40, 300, 30)),
+                  el(1, "text", "Bobine", (10, 45, 60, 20)))  # fmt: skip
+    assert read("Bobine's email should be deleted", rows) == [
+        ("click", "Delete Bobine's email", None)
+    ]
+    assert read("trash the email from Bobine", rows) == [("click", "Trash email from Bobine", None)]
