@@ -166,6 +166,22 @@ def _blank_after(screen: Screen, label: Element) -> tuple[Point, Box] | None:
     return (box.center[0], middle), box
 
 
+def _body_below(screen: Screen) -> tuple[Point, Box] | None:
+    """Where a message's body is typed when it is drawn with no box (a mail client's reply):
+    the blank band below the last of its header lines ("to: …", "subject: …")."""
+    heads = [e for e in screen.elements if e.kind == "text"
+             and (m := re.match(r"(\w+)\s*:", e.text.strip().lower()))
+             and m[1] in lexicon().mail_headers]  # fmt: skip
+    if len(heads) < 2:
+        return None
+    last = max(heads, key=lambda e: e.box.bottom)
+    line = last.box.h
+    band = Box(last.box.x, last.box.bottom + line // 2, max(last.box.w, 8 * line), 3 * line)
+    if any(band.intersection(e.box) > 0 for e in screen.elements if e.kind != "container"):
+        return None  # something is written there: no blank body
+    return (band.x + line, band.y + line), band
+
+
 def _by_id(candidate: Candidate) -> Target:
     return Target(id=candidate.element.id)
 
@@ -796,6 +812,16 @@ class OfflineActor:
             action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
             return action, c.element.box.center, None, expect
 
+        if (
+            normalize(step.target) in lexicon().body_fields
+            and self._best(step.target, step.kind or "input") is None
+            and (body := _body_below(self.screen)) is not None
+        ):
+            point, box = body
+            self.blind(step, Type(text=text, target=Target(point=point), enter=step.enter),
+                       point, Expectation("text_in", text, box), "the message's body, below "
+                       "its header lines")  # fmt: skip
+            return
         if step.every:
             fields = of_kind(self.screen, step.kind or "input")
             for nth in range(1, len(fields) + 1):

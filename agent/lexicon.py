@@ -183,6 +183,8 @@ class Lexicon:
         self.similar_to = _phrases(data["similar_to"])
         self.clause_starts = tuple(data["clause_starts"])
         self.owned_things = frozenset(data["owned_things"])
+        self.mail_headers = frozenset(data["mail_headers"])
+        self.body_fields = frozenset(data["body_fields"])
         self.colour_nouns = frozenset(data["colour_nouns"])
         self.shade_words = frozenset(data["shade_words"])
         self.participles: dict[str, str] = {done: verb for done, verb in data["participles"]}

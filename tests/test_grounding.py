@@ -264,6 +264,21 @@ def test_the_task_shown_on_the_page_holds_none_of_its_words():
     assert [t.text for t in tab_row(page, said=True)] == ["Tab #1", "Tab #2", "Tab #3"]
 
 
+def test_a_reply_is_typed_in_the_blank_below_a_mail_clients_header_lines():
+    from clickwright.agent.actor import _body_below
+
+    reply = screen(
+        el(0, "icon", "", (3, 54, 17, 17), name="back"),
+        el(1, "text", "to: Audrey", (0, 73, 52, 13)),
+        el(2, "text", "subject: Re: Ridiculus eget.", (0, 89, 129, 14)),
+    )
+    point, box = _body_below(reply)
+    assert box.y > 103 and box.contains_point(*point)
+    written = screen(*reply.elements, el(3, "text", "Imperdiet. Cursus.", (5, 114, 140, 16)))
+    assert _body_below(written) is None  # a body with words in it is a text to find
+    assert _body_below(screen(reply.elements[2])) is None  # one "subject:" is no mail client
+
+
 def test_text_for_a_label_with_no_box_goes_in_the_blank_after_it():
     from clickwright.agent.actor import _blank_after
 
