@@ -447,6 +447,22 @@ def test_a_web_date_picker_is_turned_by_its_arrows_to_the_month_and_its_day_clic
     assert "checkin=03/03/2025" in title, (title, got.said)
 
 
+def test_a_pane_is_scrolled_to_its_end_before_its_box_can_be_ticked(world):
+    """Chromium at device scale 1: a terms box whose check box is enabled only once it is
+    scrolled to its end; the page puts what it took in its title."""
+    page = ROOT / "tests" / "fixtures" / "terms.html"
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-terms file://{page}")  # fmt: skip
+    task = "scroll the terms to the bottom, then tick I have read the terms and click Accept"
+    got = run(world, command, task)
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "accepted=true end=true" in title, (title, got.said)
+
+
 def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
     got = run(world, "mousepad calc.py", "comment out the line with print(total), then ctrl+s",
               files={"calc.py": "def add(a, b):\n    total = a + b\n    print(total)\n"})  # fmt: skip
