@@ -386,3 +386,68 @@ def test_set_8_is_dev_material_only_and_shares_no_id() -> None:
     assert not {t.id for t in dev8} & {t.id for t in others}
     assert {t.program for t in dev8} >= {"mousepad", "pluma", "geany", "l3afpad", "chromium"}
     assert all((t.corpus / "web" / t.setup["page"]).is_file() for t in dev8 if "page" in t.setup)
+
+
+# ---- set 9 (benchmarks/tasks_dev9/ + tasks_heldout6/): colours, selecting text, dragging, editors,
+# values cut out of a sentence; one set split by a fixed rule, checked for form only, never printed
+
+DEV9 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev9")
+HELDOUT6 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout6")
+SET9_CLASSES = {"colour", "text-selection", "drag", "editor", "cut-value"}
+EDITORS = {"mousepad", "pluma", "geany", "l3afpad", "featherpad"}
+
+
+def test_set_9_is_sound_and_split_by_its_rule() -> None:
+    """Both halves together follow split_set9 (per program, the first half of the ids in
+    sha256("clickwright-set9/<id>") order held out; web tasks by page)."""
+    both = [*DEV9, *HELDOUT6]
+    assert tc.problems(both) == []
+    assert {t.split for t in DEV9} == {"dev"} and {t.split for t in HELDOUT6} == {"heldout6"}
+    assert {t.id: t.split for t in both} == tc.split_set9(both)
+    assert all(t.reference for t in both)  # each check is tested by a run that does the task
+    assert all(t.id.startswith("s9-") for t in both)
+    assert len(both) >= 36
+    web = [t for t in both if t.program == "chromium"]
+    assert len(web) >= 24 and {t.scale for t in web} == {1, 2}
+    assert 0.25 <= sum(t.scale == 2 for t in web) / len(web) <= 0.4  # about a third at scale 2
+    pages = {half: {t.setup["page"] for t in half_tasks if t.program == "chromium"}
+             for half, half_tasks in (("dev", DEV9), ("held", HELDOUT6))}  # fmt: skip
+    assert len(pages["dev"]) == len(pages["held"]) == 3 and not pages["dev"] & pages["held"]
+    for half in ("tasks_dev9", "tasks_heldout6"):  # each page lives in one folder only
+        on_disk = {p.name for p in (ROOT / "benchmarks" / half / "web").iterdir()}
+        assert on_disk == pages["dev" if half == "tasks_dev9" else "held"]
+    desktop = [t for t in both if t.program != "chromium"]
+    assert len(desktop) >= 12 and all(t.program in tc.ALL_PROGRAMS for t in desktop)
+    assert EDITORS <= {t.program for t in desktop}
+    for t in both:  # an editor task is checked on the file the editor saved
+        assert "editor" not in t.classes or (t.program in EDITORS and t.check["kind"] == "file")
+    for half in (DEV9, HELDOUT6):
+        assert SET9_CLASSES <= {c for t in half for c in t.classes}
+    assert all(set(t.classes) & SET9_CLASSES for t in both)
+
+
+def test_set_9_shares_no_id_with_other_sets() -> None:
+    dev7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev7")
+    dev8 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev8")
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5]
+    others += [*dev7, *dev8]
+    both = [*DEV9, *HELDOUT6]
+    assert not {t.id for t in both} & {t.id for t in others}
+    assert tc.problems([*others, *both]) == []  # every corpus side by side
+
+
+def test_set_9_rule_catches_a_moved_task() -> None:
+    both = [*DEV9, *HELDOUT6]
+    for first, to in ((HELDOUT6[0], "dev"), (DEV9[0], "heldout6")):
+        moved = tc.Task(**{**first.__dict__, "split": to})
+        changed = [moved if t.id == first.id else t for t in both]
+        assert {t.id: t.split for t in changed} != tc.split_set9(changed)
+        assert any("held out whole" in line for line in tc.problems([moved]))
+
+
+def test_split_set_is_the_rule_of_set_9() -> None:
+    """split_set9 is split_set with its own salt and held-out name."""
+    set9 = [*DEV9, *HELDOUT6]
+    assert tc.split_set(set9, "clickwright-set9/", "heldout6") == tc.split_set9(set9)
+    assert set(tc.split_set9(set9).values()) == {"dev", "heldout6"}
+    assert tc.split_set(set9, "clickwright-set6/", "heldout6") != tc.split_set9(set9)
