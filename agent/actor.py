@@ -61,6 +61,7 @@ from clickwright.agent.settle import (
     read_value,
     row_by_extreme,
     row_words,
+    searched_form,
     settle,
 )
 from clickwright.agent.state import RunState, ScreenChanged
@@ -693,6 +694,12 @@ class OfflineActor:
         row = row_words(target)
         if row and row != target and shows_words(self.screen, target, echo_of=task) is None:
             target = row  # "the email by Audrey": the row that shows Audrey
+        if step.where is None and self._searching(step) and (
+            form := searched_form(step, self.screen)
+        ):
+            for part in form:  # "search for action movies directed by Bowen": a form
+                self.carry_out(part)
+            return
         if step.where is None and (box := self._search_box(step)) is not None:
             self.type_into(step, box, target)  # "search for blue shoes": what a search box is for
             self.blind(step, Hotkey(keys=("enter",)), None, CHANGE, f"searching for {target!r}")
@@ -712,13 +719,15 @@ class OfflineActor:
         self.state.memory.found = target
         self.record_noop(step, f"'{target}' is on screen" + (f": {value}" if value else ""))
 
-    def _search_box(self, step: Step) -> Element | None:
-        """The screen's search field, when the clause asks to search ("search for X", "look
-        up X")."""
+    @staticmethod
+    def _searching(step: Step) -> bool:
+        """Whether the clause asks to search ("search for X", "look up X")."""
         said = step.clause.lower().split()
-        if not said or said[0] not in ("search", "look", "lookup"):
-            return None
-        return search_field(self.screen)
+        return bool(said) and said[0] in ("search", "look", "lookup")
+
+    def _search_box(self, step: Step) -> Element | None:
+        """The screen's search field, when the clause asks to search."""
+        return search_field(self.screen) if self._searching(step) else None
 
     def _select(self, step: Step) -> None:
         """Choose an option: open the combo box (or the button a web page draws for one),

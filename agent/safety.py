@@ -142,8 +142,7 @@ class Consent:
             return bool(action.text) and (action.text in self.values or action.text in self.said)
         if action.type == "launch":
             return bool(action.app) and action.app in self.said
-        meant = [lexicon().rewritten(c) for c in clauses(self.said)]  # "take X out": remove
-        plain = " ".join([self.said, *(m for m in meant if m)])
+        plain = " ".join([self.said, *_meant(self.said)])  # "take X out": remove
         said = [w for w in re.split(r"[^\w]+", normalize(plain)) if w]
         words = set(said) | {a + b for a, b in zip(said, said[1:], strict=False)}  # Checkout
         if action.type == "hotkey":
@@ -154,6 +153,13 @@ class Consent:
         risky = {w for w in named if _RISKY.fullmatch(w)}
         said_verb = bool(_bases(risky) & _bases(words))
         return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS | words)
+
+
+def _meant(text: str, depth: int = 3) -> list[str]:
+    """What the lexicon's idioms make of the clauses of `text`, and of what those make in turn
+    ("give Bo the message from Cora": forward it to Bo, which is Forward, To and Send)."""
+    found = [m for c in clauses(text) if (m := lexicon().rewritten(c))]
+    return found + [d for m in found for d in _meant(m, depth - 1)] if depth > 1 else found
 
 
 def _act_said(task: str, label: str) -> bool:

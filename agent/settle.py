@@ -574,8 +574,13 @@ def _fill(
                 steps.append(_toggle(meant, False, words))
                 used.add(meant.element.id)
             continue
-        field, before, after = found
+        field, before, after, follows = found
         used.add(field.element.id)
+        if follows and before:  # "action movies directed by Bowen": "action" is a value
+            thing = before.split()  # for a field left over; "movies" what is looked for
+            value = " ".join(thing[:-1]) if len(thing) > 1 and thing[-1].endswith("s") else before
+            segments.append(_Segment("", reading.tokens(value), value))
+            before = ""
         if field.element.kind in TOGGLE_KINDS:
             steps.append(_toggle(field, negated, words))
             rest = _Segment("", reading.tokens(after), after)
@@ -594,6 +599,25 @@ def _fill(
                  for i, ((segment, before), end) in enumerate(zip(made, ends, strict=True))
                  if before == end and i > 0 and segment not in remarks]  # fmt: skip
     return steps + _repeated(steps, known, used)
+
+
+SEARCH_BUTTONS = ("Search", "Find", "Go")
+"""Labels of the button that runs a search form, before the form's Submit."""
+
+
+def searched_form(step: Step, screen: Screen) -> list[Step]:
+    """ "search for action movies directed by Bowen from year 1998" on a form of several
+    fields, not one search box: a field per label the words name, then the button that runs
+    the search (Search, Find, Go, else the form's Submit); none when they name fewer."""
+    filled = _fill(step.target or "", screen)
+    if len(filled) < 2:
+        return []
+    labels = (*SEARCH_BUTTONS, *lexicon().intents["submit"].labels)
+    button = next((found[0] for label in labels if (found := _buttons(screen, label))), None)
+    steps = [replace(s, clause=step.clause) for s in filled]
+    if button is not None:
+        steps.append(Step("click", step.clause, target=button.text, kind="button"))
+    return steps
 
 
 def _item_amount(words: str, screen: Screen, used: set[int]) -> Step | None:
@@ -810,8 +834,10 @@ def _segments(words: str) -> list[_Segment]:
 
 def _field_in(
     segment: _Segment, known: Sequence[Field], used: set[int]
-) -> tuple[Field, str, str] | None:
-    """The field whose label is named in the segment, and the words before and after it."""
+) -> tuple[Field, str, str, bool] | None:
+    """The field whose label is named in the segment, the words before and after it, and
+    whether its value follows in the next piece: a label said as a participle at the
+    piece's end ("action movies directed" + "by Bowen": Director)."""
     toks = segment.words
     measures = lexicon().measures
     best: tuple[float, int, Field, int, int] | None = None
@@ -821,6 +847,8 @@ def _field_in(
             if toks[a].word in lexicon().determiners or lexicon().value_kind(words):
                 continue
             names = [words, *lexicon().synonyms.get(normalize(words), ())]  # "account": Username
+            if b - a == 1:
+                names += _participle_labels(toks[a].word)
             numbered = any(lexicon().number(t.word) is not None for t in toks[a:b])
             for field in known:
                 if field.element.id in used:
@@ -838,12 +866,19 @@ def _field_in(
     text = segment.text
     base = toks[0].start
     before = _value_words(text[: toks[a].start - base]) if a else ""
+    follows = b - a == 1 and b == len(toks) and bool(_participle_labels(toks[a].word))
     unit = re.findall(r"\(([^)]*)\)", field.label.lower())  # "Snooze (minutes)"
     named_unit = toks[a].word in measures or toks[a].word in " ".join(unit).split()
     if named_unit and a and lexicon().number(toks[a - 1].word) is not None:
         before = toks[a - 1].text  # "new windows 100 wide", "snooze 5 minutes": the number
     after = _value_words(text[toks[b - 1].end - base :]) if b < len(toks) else ""
-    return field, before, after
+    return field, before, after, follows
+
+
+def _participle_labels(word: str) -> list[str]:
+    """The labels a participle may stand for ("directed": director, directer, direction)."""
+    return [word[: -len(end)] + label for end, label in lexicon().participle_labels
+            if word.endswith(end) and len(word) > len(end) + 3]  # fmt: skip
 
 
 def _measured(segment: _Segment) -> tuple[str, str] | None:

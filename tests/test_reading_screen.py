@@ -1176,3 +1176,29 @@ def test_a_delete_said_in_the_passive_looks_for_a_delete_not_for_the_owners_name
         ("click", "Delete Bobine's email", None)
     ]
     assert read("trash the email from Bobine", rows) == [("click", "Trash email from Bobine", None)]
+
+
+def test_a_search_said_as_a_sentence_fills_a_form_of_several_fields_then_runs_it():
+    from clickwright.agent.clauses import Step
+    from clickwright.agent.settle import searched_form
+
+    movies = screen(
+        el(0, "text", "Movie Search", (40, 62, 80, 14)),
+        el(1, "text", "Genre", (18, 88, 30, 12)),
+        el(2, "input", "", (52, 84, 98, 21)),
+        el(3, "text", "Year", (26, 113, 22, 12)),
+        el(4, "input", "", (52, 109, 98, 21)),
+        el(5, "text", "Director", (10, 138, 40, 12)),
+        el(6, "input", "", (52, 134, 98, 21)),
+        el(7, "button", "Submit", (52, 164, 56, 16)),
+    )
+    said = "Search for crime movies directed by Curry from year 1995"
+    step = Step("find", said, target="crime movies directed by Curry from year 1995")
+    assert [(s.verb, s.target, s.text) for s in searched_form(step, movies)] == [
+        ("set", "Director", "Curry"),  # "directed": the label said as its participle
+        ("set", "Year", "1995"),
+        ("set", "Genre", "crime"),  # the one field left; "movies" is what is looked for
+        ("click", "Submit", None),
+    ]
+    one = replace(step, target="crime movies")
+    assert searched_form(one, movies) == []  # one field named: the search box's words

@@ -42,6 +42,11 @@ REMOVE = Element(7, Box(0, 0, 80, 20), "button", "Remove", interactive=True)
         ("throw away my changes", Element(9, Box(0, 0, 80, 20), "button", "Discard"), True),
         ("yes", DELETE, False),  # the question's risky answer, never named
         ("forget my password", DELETE_ACCOUNT, False),
+        ("Search for action movies directed by Bowen from year 1998", SUBMIT, True),  # its run
+        ("look for action movies", SUBMIT, False),
+        ("Give Bobine the message you received from Cora",
+         Element(10, Box(0, 0, 80, 20), "button", "Send", interactive=True), True),  # forward
+        ("Give Bobine the pen", Element(10, Box(0, 0, 80, 20), "button", "Send"), False),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
