@@ -25,9 +25,6 @@ from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
 MIN_SCORE = 62.0
-GLYPH_NAMES = {"x": "close", "×": "close", "✕": "close", "✖": "close", "+": "add", "-": "remove",
-               "−": "remove", "?": "help", "...": "more", "…": "more", "⋮": "more"}  # fmt: skip
-"""What a glyph the task names ("click the x") is called as a named icon button."""
 ECHO_KINDS = frozenset({"text", "link", "list_item", "container"})
 """What can be the task itself shown on the screen; a control with the task's words (a box
 labelled "Travel insurance" for "…with travel insurance") is what the task names."""
@@ -186,7 +183,7 @@ def _by_words(
             continue
         similarity = text_similarity(description, element.text)
         if element.kind == "icon" or not element.text:  # an icon is known by its name
-            named = GLYPH_NAMES.get(description.strip().lower(), description)
+            named = lexicon().icon_words.get(description.strip().lower(), description)
             similarity = max(similarity, text_similarity(named, element.name))
         if similarity < MIN_SCORE:
             continue

@@ -322,3 +322,14 @@ def test_a_search_scrolls_by_about_two_thirds_of_the_view_whatever_a_wheel_click
     view = before.frame.size[1]
     assert _page_of_clicks(before, after, 2) == int(0.6 * view * 2 / 400)  # 200 px a click
     assert _page_of_clicks(before, before, 3) == 3  # not known: as before
+
+
+def test_an_icon_named_by_another_word_for_it_is_found_by_its_library_name():
+    icons = screen(
+        el(0, "icon", "", (100, 10, 16, 16), name="delete", interactive=True),
+        el(1, "icon", "", (130, 10, 16, 16), name="star", interactive=True),
+        el(2, "icon", "", (160, 10, 16, 16), name="close", interactive=True),
+    )
+    assert rank(icons, "trash", "icon")[0].element.id == 0
+    assert rank(icons, "favourite", "icon")[0].element.id == 1
+    assert rank(icons, "x", "button")[0].element.id == 2
