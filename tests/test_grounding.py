@@ -326,9 +326,9 @@ def test_a_search_scrolls_by_about_two_thirds_of_the_view_whatever_a_wheel_click
 
 def test_an_icon_named_by_another_word_for_it_is_found_by_its_library_name():
     icons = screen(
-        el(0, "icon", "", (100, 10, 16, 16), name="delete", interactive=True),
-        el(1, "icon", "", (130, 10, 16, 16), name="star", interactive=True),
-        el(2, "icon", "", (160, 10, 16, 16), name="close", interactive=True),
+        el(0, "icon", "", (100, 10, 16, 16), name="delete"),
+        el(1, "icon", "", (130, 10, 16, 16), name="star"),
+        el(2, "icon", "", (160, 10, 16, 16), name="close"),
     )
     assert rank(icons, "trash", "icon")[0].element.id == 0
     assert rank(icons, "favourite", "icon")[0].element.id == 1
