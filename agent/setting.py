@@ -729,11 +729,14 @@ def _month_arrow(screen: Screen, forward: bool) -> tuple[int, int] | None:
     if not days:
         return None
     left, right = min(b.x for b in days), max(b.right for b in days)
-    ends = [e.box for e in screen.elements if e.id != header.id
+
+    def beyond(b: Box) -> bool:  # past the heading's end, on the side the arrow turns to
+        return b.x >= header.box.right if forward else b.right <= header.box.x
+
+    ends = [e.box for e in screen.elements if e.id != header.id and beyond(e.box)
             and abs(e.box.center[1] - middle) <= height / 2 and e.box.w <= 3 * height
             and len(re.sub(r"\W", "", e.text)) <= 1  # an arrow, an icon: not "Date:"
-            and left - 2 * height <= e.box.center[0] <= right + 2 * height
-            and (e.box.x >= header.box.right if forward else e.box.right <= header.box.x)]  # fmt: skip
+            and left - 2 * height <= e.box.center[0] <= right + 2 * height]  # fmt: skip
     if ends:
         end = max(ends, key=lambda b: b.x) if forward else min(ends, key=lambda b: b.x)
         return end.center

@@ -114,6 +114,21 @@ def run(world: World, command: str, task: str, files: dict[str, str] | None = No
     return Outcome(said, printed.read_text(encoding="utf-8", errors="replace"), code)
 
 
+def on_page(world: World, fixture: str, task: str) -> tuple[str, Outcome]:
+    """Run the task on a page of tests/fixtures in Chromium at device scale 1 (a profile of
+    its own); the window's title afterwards, where each page puts what it was given."""
+    page = ROOT / "tests" / "fixtures" / fixture
+    flags = " ".join(tc.CHROMIUM_FLAGS)
+    command = (f"chromium {flags} --force-device-scale-factor=1 "
+               f"--user-data-dir={world.home}/chromium-{page.stem} file://{page}")  # fmt: skip
+    got = run(world, command, task)
+    title = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
+        env=world.env, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    return title, got
+
+
 def test_the_words_that_name_a_field_are_not_typed_into_it(world):
     got = run(world, 'zenity --entry --title "Ticket" --text "Ticket number:"',
               "Enter the ticket number 5521 and continue")  # fmt: skip
@@ -344,16 +359,8 @@ def test_a_stated_value_is_changed_where_it_is_and_a_refused_button_is_not_press
 def test_a_list_is_reordered_by_dragging_to_a_place_and_beside_an_item(world):
     """Chromium at device scale 1, HTML drag and drop driven by the real pointer; the page
     puts the order in its title, read from the window."""
-    page = ROOT / "tests" / "fixtures" / "shopping_list.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium file://{page}")  # fmt: skip
     task = "move Bread to the top of the list, then drag Coffee above Eggs and put Milk last"
-    got = run(world, command, task)
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    title, got = on_page(world, "shopping_list.html", task)
     assert "Bread,Coffee,Eggs,Apples,Milk" in title, (title, got.said)
 
 
@@ -380,19 +387,11 @@ def test_lines_and_values_are_cut_copied_pasted_and_moved_in_an_editor(world):
 def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
     """Chromium at device scale 1: a rich-text note whose toolbar bolds or comments on the
     selection; the page puts what it bolded and commented on in its title."""
-    page = ROOT / "tests" / "fixtures" / "notes.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium-notes file://{page}")  # fmt: skip
     task = (
         "highlight the second sentence and make it bold, then select the word 'Oslo' and "
         "click Comment"
     )
-    got = run(world, command, task)
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    title, got = on_page(world, "notes.html", task)
     assert "bold: Anna will send the urgent figures before lunch. ; comment: Oslo" in title, (
         title,
         got.said,
@@ -402,15 +401,8 @@ def test_a_sentence_and_a_word_are_selected_exactly_and_formatted(world):
 def test_a_step_said_for_all_or_some_posts_is_done_in_each_card_down_the_feed(world):
     """Chromium at device scale 1: a feed taller than the window, Share and Like buttons in
     each post; the page puts the posts shared and liked in its title."""
-    page = ROOT / "tests" / "fixtures" / "feed.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium-feed file://{page}")  # fmt: skip
-    got = run(world, command, "click Share on all posts by @ana and click Like on 2 posts by @bob")
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    task = "click Share on all posts by @ana and click Like on 2 posts by @bob"
+    title, got = on_page(world, "feed.html", task)
     shared, liked = re.search(r"shared: ([\d,]*) ; liked: ([\d,]*)", title).groups()
     assert shared == "1,4,8" and len(liked.split(",")) == 2, (title, got.said)
     assert set(liked.split(",")) <= {"2", "5", "9"}, (title, got.said)
@@ -419,47 +411,24 @@ def test_a_step_said_for_all_or_some_posts_is_done_in_each_card_down_the_feed(wo
 def test_a_time_goes_into_a_browsers_time_field_and_a_plain_one_from_one_sentence(world):
     """Chromium at device scale 1: an <input type=time> (its "--:-- --" misread by OCR, typed
     part by part) and a text field, both set by one "set A to … and B to …"."""
-    page = ROOT / "tests" / "fixtures" / "booking_times.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium-times file://{page}")  # fmt: skip
     task = "set the arrival time to 9:37 PM and the pickup time to 7:30 pm, then click Book"
-    got = run(world, command, task)
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    title, got = on_page(world, "booking_times.html", task)
     assert "time=21:37 note=07:30PM" in title, (title, got.said)
 
 
 def test_a_web_date_picker_is_turned_by_its_arrows_to_the_month_and_its_day_clicked(world):
     """Chromium at device scale 1: a read-only field whose picker opens on November 2025; the
     page puts the date it took in its title when Search is clicked."""
-    page = ROOT / "tests" / "fixtures" / "date_picker.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium-picker file://{page}")  # fmt: skip
-    got = run(world, command, "choose March 3, 2025 as the check-in date, then click Search")
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    task = "choose March 3, 2025 as the check-in date, then click Search"
+    title, got = on_page(world, "date_picker.html", task)
     assert "checkin=03/03/2025" in title, (title, got.said)
 
 
 def test_a_pane_is_scrolled_to_its_end_before_its_box_can_be_ticked(world):
     """Chromium at device scale 1: a terms box whose check box is enabled only once it is
     scrolled to its end; the page puts what it took in its title."""
-    page = ROOT / "tests" / "fixtures" / "terms.html"
-    flags = " ".join(tc.CHROMIUM_FLAGS)
-    command = (f"chromium {flags} --force-device-scale-factor=1 "
-               f"--user-data-dir={world.home}/chromium-terms file://{page}")  # fmt: skip
     task = "scroll the terms to the bottom, then tick I have read the terms and click Accept"
-    got = run(world, command, task)
-    title = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--class", "chromium", "getwindowname"],
-        env=world.env, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    title, got = on_page(world, "terms.html", task)
     assert "accepted=true end=true" in title, (title, got.said)
 
 
