@@ -251,6 +251,13 @@ def _by_colour(
     kinds = {f"{w.lower()}{s}" for w in rest for s in ("s", "es")}
     headings = [c for c in pool if normalize(c.element.text) in kinds]  # "FOLDERS" over them
     seen = [(c, _coloured(screen, c.element, name, shades)) for c in pool if c not in headings]
+    things = {w.lower().removesuffix("s") for w in rest} - {""}
+    if not any(rgb for _, (rgb, _) in seen) and things and things <= lexicon().thing_nouns:
+        stripes = [m for m in _painted(screen, name)  # "the purple card": its label bar, not
+                   if max(m.element.box.w, m.element.box.h)  # an avatar's purple circle
+                   >= STRIPE * min(m.element.box.w, m.element.box.h)]  # fmt: skip
+        if owned := _owners(screen, stripes, name):
+            return owned
     if not any(rgb for _, (rgb, _) in seen):
         big = screen.frame.size[0] * screen.frame.size[1] / 4
         task = normalize(echo_of)
@@ -387,14 +394,24 @@ def _painted(screen: Screen, name: str) -> list[Candidate]:
     """Marks of the colour no parser boxed (a card's label bar, a small dot), outside every
     element that has words of its own (a button's fill, a link's letters) but a row (a flag
     on a mail's row is the row's)."""
-    worded = [e.box for e in screen.elements if e.text.strip() and e.kind != "list_item"]
+    worded = [e for e in screen.elements if e.text.strip() and e.kind != "list_item"]
+
+    def its_own(box: Box, e: Element) -> bool:  # a word's ink, a button's fill, an avatar's
+        share = 0.0 if e.kind in ("text", "link") else FILL_SHARE  # disc: not a card's bar
+        return e.box.contains(box, slack=2) and box.area >= share * e.box.area
+
     return [Candidate(Element(-1 - i, box, "icon", name=f"{name} mark"), PAINTED, "painted")
             for i, box in enumerate(painted(screen.frame.pixels, name))
-            if not any(w.contains(box, slack=2) for w in worded)]  # fmt: skip
+            if not any(its_own(box, e) or box.contains(e.box, slack=1) for e in worded)]  # fmt: skip
 
 
 PAINTED = 70.0
 """The score of a mark found in the pixels alone."""
+FILL_SHARE = 0.25
+"""Share of a worded element a painted mark inside it covers to be that element's own fill."""
+STRIPE = 3
+"""How much longer than thick a painted mark is that gives a card or row its colour (a label
+bar along its top, a stripe down its side)."""
 
 
 WORDED_MARKS = frozenset({"label", "labels", "tag", "tags", "badge", "badges", "pill", "pills",
@@ -447,18 +464,27 @@ def _owner(screen: Screen, mark: Element) -> Element | None:
     card round it, or the caption under the picture it is on."""
     texts = [e for e in screen.elements if e.kind in OWNER_KINDS
              and len(e.text.strip()) > 1 and not e.box.contains(mark.box)]  # fmt: skip
+    holders = sorted((e for e in screen.elements if e.kind in HOLDER_KINDS
+                      and e.box.area > mark.box.area and e.box.contains(mark.box)),
+                     key=lambda e: e.box.area)  # fmt: skip
+    if holders and holders[0].kind in ("combo", "input") and holders[0].text.strip():
+        return holders[0]  # a card read as a field, its title its text: the card
     middle, half = mark.box.center[1], mark.box.h / 2
-    level = [e for e in texts if abs(e.box.center[1] - middle) <= max(e.box.h / 2, half)]
-    if level:
+    level = [e for e in texts if abs(e.box.center[1] - middle) <= max(e.box.h / 2, half)
+             and (not holders or holders[0].box.contains(e.box, slack=2))]  # fmt: skip
+    if level:  # on its line, in what holds it (not a word on that line across the screen)
         return min(level, key=lambda e: abs(e.box.center[0] - mark.box.center[0]))
-    holders = [e for e in screen.elements if e.kind in ("container", "list_item", "button")
-               and e.box.area > mark.box.area and e.box.contains(mark.box)]  # fmt: skip
-    for holder in sorted(holders, key=lambda e: e.box.area):
+    for holder in holders:
         if inside := [e for e in texts if holder.box.contains(e.box)]:
-            return max(inside, key=lambda e: e.box.h * len(e.text))
+            words = [e for e in inside if len(e.text.strip()) > 2] or inside  # not "JL", "3"
+            return min(words, key=lambda e: (_distance(mark.box, e.box), -len(e.text)))
         if under := [e for e in texts if _captions(e.box, holder.box)]:
             return min(under, key=lambda e: e.box.y)
     return None
+
+
+HOLDER_KINDS = frozenset({"container", "list_item", "button", "combo", "input"})
+"""What a mark may sit in: a card (read as a box, or as a field with its title), a row."""
 
 
 def _captions(text: Box, picture: Box) -> bool:

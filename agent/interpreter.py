@@ -672,6 +672,9 @@ def interpret(task: str) -> list[Step]:
     steps = [s for i, s in enumerate(steps) if not _answered_by_next(s, steps[i + 1 :])
              and not _taken_by_next(s, steps[i + 1 : i + 2])]  # fmt: skip
     steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
+    steps = [_referring(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
+    steps = [_put_there(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
+    steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])]
     for index, step in enumerate(list(steps)):
         if (
             step.verb == "form"
@@ -686,6 +689,55 @@ def interpret(task: str) -> list[Step]:
         ):
             steps.append(Step("label", step.clause, text=step.text))
     return steps
+
+
+def _put_there(step: Step, before: Step) -> Step:
+    """ "the purple card is finished, put it in Done": a thing the clause before named, put
+    somewhere, is dragged there (a value it named would be typed)."""
+    said = step.source or step.text or ""
+    if step.verb != "type" or not before.target:
+        return step
+    if not reading.is_pronoun(said) and said != before.target:  # "it", or what it stood for
+        return step
+    things = {f"{n}{s}" for n in lexicon().thing_nouns for s in ("", "s")}
+    if not set(words_of(before.target)) & things:
+        return step
+    return Step("drag", step.clause, target=before.target, destination=step.target, soft=True)
+
+
+def _said_of_the_next(step: Step, rest: list[Step]) -> bool:
+    """ "the purple card is finished, put it in Done", "the orange ones are receipts, drag them
+    into Receipts": a state said with no verb of its own names what the next step moves; it
+    is no box to tick, nor a move of its own."""
+    return (
+        step.verb in ("check", "uncheck", "unread")
+        and not reading.starts_with_verb(step.clause)
+        and bool(rest)
+        and rest[0].verb == "drag"
+        and rest[0].target == _subject(step)
+    )
+
+
+def _referring(step: Step, before: Step) -> Step:
+    """ "the orange ones are receipts, drag them into Receipts": "them" is what the state was
+    said of, not the whole statement."""
+    if before.verb != "unread" or not step.target or (subject := _subject(before)) == before.target:
+        return step
+    if reading.is_pronoun(step.target) or step.target == before.target:
+        return replace(step, target=subject)
+    return step
+
+
+_COPULA = re.compile(r"(.+?)\s+(?:is|are|was|were|'s|'re)\s+\S", re.I)
+
+
+def _subject(step: Step) -> str:
+    """What a pronoun after `step` stands for: its target; of a state said with no verb ("the
+    orange ones are receipts"), what the state is said of."""
+    target = step.target or ""
+    if step.verb == "unread" and (said := _COPULA.match(target)) is not None:
+        return said[1]
+    return target
 
 
 def _unsure(step: Step) -> bool:

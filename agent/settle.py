@@ -187,6 +187,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
     if (rows := _rows_showing(clause, screen)) is not None:
         return rows
+    if (placed := _placed(clause, screen)) is not None:
+        return placed
     for skip in range(1, min(MAX_SKIPPED, len(toks) - 1) + 1):
         rest = clause[toks[skip].start :]
         if not reading.starts_with_verb(rest):
@@ -242,6 +244,46 @@ def _unread(step: Step, screen: Screen) -> Settled:
     if (onward := _wizard_onward(step, screen, back=False)) is not None:
         return onward
     raise unreadable(clause, "and none of its words name anything on the screen")
+
+
+def _placed(clause: str, screen: Screen) -> Settled | None:
+    """Where something should be, said with no verb ("both red cards need review now", "the
+    orange ones are receipts"): a drag of it onto the place the screen shows by that name (a
+    column, a folder, a bin; "rejects" is Reject), to its top or bottom when said."""
+    said = re.sub(r"\s*(?:\b(?:pls|plz|please)\b|[.!])\s*$", "", clause.strip(), flags=re.I)
+    for pattern in lexicon().placements:
+        if (m := pattern.fullmatch(said)) is None:
+            continue
+        place = _drop_place(screen, m["where"])
+        what = m["what"].strip()
+        if place is None or not what or reading.is_pronoun(what):
+            continue
+        if not (_shown(screen, what) or coloured_set(screen, what) or rank(screen, what)):
+            continue
+        if m.groupdict().get("end"):
+            at = 1 if m["end"].lower() in ("top", "start") else -1
+            drag = Step("drag", clause, target=what, destination=place.text, where="position",
+                        nth=at, soft=True)  # fmt: skip
+        else:
+            drag = Step("drag", clause, target=what, destination=place.text, soft=True)
+        return Settled([drag], f"'{what}' belongs in '{place.text}'")
+    return None
+
+
+def _drop_place(screen: Screen, words: str) -> Element | None:
+    """The place on the screen `words` name ("review", "my Receipts folder", "rejects"): a short
+    text that reads as them, singular or plural, kind words ("folder", "column") aside."""
+    lex = lexicon()
+    kept = [w for w in words_of(words) if w not in lex.determiners
+            and w not in lex.drag_containers and w not in ("my", "the", "now")]  # fmt: skip
+    if not kept or len(kept) > 3:
+        return None
+    name = " ".join(kept)
+    forms = {name, name.removesuffix("s"), name.removesuffix("es"), f"{name}s"}
+    shown = [e for e in screen.elements if e.kind in ("text", "list_item", "button", "link", "tab")
+             and 0 < len(e.text.split()) <= 3
+             and any(normalize(e.text) == normalize(f) for f in forms)]  # fmt: skip
+    return min(shown, key=lambda e: (e.box.y, e.box.x)) if shown else None
 
 
 def _names_a_label(word: str, screen: Screen) -> bool:
