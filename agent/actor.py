@@ -215,6 +215,10 @@ def state_after(
     return expect
 
 
+OWN_CONTROLS = frozenset({"button", "input", "combo", "icon", "tab", "menu", "menuitem"})
+"""Controls that act themselves: clicked, never a check list's row whose box is clicked."""
+
+
 def row_toggle(screen: Screen, element: Element) -> Element | None:
     """The check box or radio button that starts `element`'s row in a check list or radio
     list (a box before the text; a narrow cell before it, blank or named like the row; a cell
@@ -241,6 +245,8 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
              and e.box.x < element.box.x + 0.15 * element.box.w]  # fmt: skip
     if start:  # a row the parser read whole, its box inside at its start
         return min(start, key=lambda e: e.box.x)
+    if element.kind in OWN_CONTROLS:
+        return None  # a button is no row's label ("Save board" beside a logo read as a box)
     before = [
         e
         for e in screen.elements

@@ -252,7 +252,9 @@ def _by_colour(
     headings = [c for c in pool if normalize(c.element.text) in kinds]  # "FOLDERS" over them
     seen = [(c, _coloured(screen, c.element, name, shades)) for c in pool if c not in headings]
     things = {w.lower().removesuffix("s") for w in rest} - {""}
-    if not any(rgb for _, (rgb, _) in seen) and things and things <= lexicon().thing_nouns:
+    ones = {"one", "ones"} & {w.lower() for w in said}  # "the yellow one": a thing, unnamed
+    a_thing = things <= lexicon().thing_nouns if things else bool(ones)
+    if not any(rgb for _, (rgb, _) in seen) and a_thing:
         stripes = [m for m in _painted(screen, name)  # "the purple card": its label bar, not
                    if max(m.element.box.w, m.element.box.h)  # an avatar's purple circle
                    >= STRIPE * min(m.element.box.w, m.element.box.h)]  # fmt: skip

@@ -333,3 +333,15 @@ def test_an_icon_named_by_another_word_for_it_is_found_by_its_library_name():
     assert rank(icons, "trash", "icon")[0].element.id == 0
     assert rank(icons, "favourite", "icon")[0].element.id == 1
     assert rank(icons, "x", "button")[0].element.id == 2
+
+
+def test_a_button_is_no_check_rows_label_even_with_a_box_on_its_line():
+    from clickwright.agent.actor import row_toggle
+
+    bar = screen(
+        el(0, "checkbox", "Trackly", (16, 32, 82, 20)),  # a logo's tick read as a check box
+        el(1, "text", "Mobile app", (112, 34, 80, 16)),
+        el(2, "button", "Save board", (1166, 27, 98, 29)),
+    )
+    assert row_toggle(bar, bar.elements[2]) is None
+    assert row_toggle(bar, bar.elements[1]) is not None  # a text still is its row's label
