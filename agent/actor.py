@@ -908,6 +908,8 @@ class OfflineActor:
             drop = found.element
 
         def end(c: Candidate) -> Point:
+            if step.where == "position" and drop is not None and step.nth == 1:
+                return placing.under_heading(drop)  # "to the top of the backlog"
             if step.where == "places":  # "down two places": that many further in its list
                 items, _ = placing.list_around(self.screen, c.element)
                 at = next((i for i, e in enumerate(items) if e.id == c.element.id), None)
@@ -948,7 +950,7 @@ class OfflineActor:
         if at is None and (row := row_by_extreme(self.screen, step.target or "")):
             step = replace(step, target=row)  # "the most expensive thing"
             at = self._best(row, step.kind)
-        if step.where == "position" and at is not None:
+        if step.where == "position" and at is not None and drop is None:
             items, _ = placing.list_around(self.screen, at.element)
             if items and placing.nth_place(self.screen, at.element, step.nth or 1) is None:
                 self.record_noop(step, f"'{at.element.text}' is in that place already")

@@ -184,7 +184,11 @@ class Lexicon:
         self.clause_starts = tuple(data["clause_starts"])
         self.owned_things = frozenset(data["owned_things"])
         self.mail_headers = frozenset(data["mail_headers"])
-        self.placements = tuple(re.compile(p, re.I) for p in data["placements"])
+        self.placements = tuple(
+            (re.compile(p, re.I), ()) if isinstance(p, str)
+            else (re.compile(p[0], re.I), tuple(p[1].split("|")))
+            for p in data["placements"]
+        )  # fmt: skip
         self.icon_words: dict[str, str] = dict(data["icon_words"])
         self.participle_labels = tuple((end, label) for end, label in data["participle_labels"])
         self.body_fields = frozenset(data["body_fields"])

@@ -53,6 +53,12 @@ def nth_place(screen: Screen, element: Element, nth: int) -> Point | None:
     return _past_middle(items[to].box, axis, _pitch(items, axis), after=to > at)
 
 
+def under_heading(heading: Element) -> Point:
+    """Where a thing is dropped to be first under a list's heading (a board's column): just
+    below the heading, above the middle of what comes first."""
+    return heading.box.center[0], heading.box.bottom + max(4, heading.box.h // 2)
+
+
 def beside(screen: Screen, dropped: Element, after: bool) -> Point:
     """Where an element is dropped to land just before (above) or after (below) `dropped`."""
     items, axis = list_around(screen, dropped)

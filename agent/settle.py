@@ -251,15 +251,20 @@ def _placed(clause: str, screen: Screen) -> Settled | None:
     orange ones are receipts"): a drag of it onto the place the screen shows by that name (a
     column, a folder, a bin; "rejects" is Reject), to its top or bottom when said."""
     said = re.sub(r"\s*(?:\b(?:pls|plz|please)\b|[.!])\s*$", "", clause.strip(), flags=re.I)
-    for pattern in lexicon().placements:
+    for pattern, meant in lexicon().placements:
         if (m := pattern.fullmatch(said)) is None:
             continue
-        place = _drop_place(screen, m["where"])
+        wheres = meant or (m["where"],)
+        place = next((p for w in wheres if (p := _drop_place(screen, w)) is not None), None)
         what = m["what"].strip()
         if place is None or not what or reading.is_pronoun(what):
             continue
         if not (_shown(screen, what) or coloured_set(screen, what) or rank(screen, what)):
-            continue
+            lex = lexicon()  # "the login timeout bug": the words a card shows, less its kind
+            what = " ".join(w for w in what.split()
+                            if w.lower() not in lex.determiners | lex.thing_nouns)  # fmt: skip
+            if not what or not rank(screen, what):
+                continue
         if m.groupdict().get("end"):
             at = 1 if m["end"].lower() in ("top", "start") else -1
             drag = Step("drag", clause, target=what, destination=place.text, where="position",
@@ -446,7 +451,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         filled, left = given, told
     if not filled and not step.text:
         read = (
-            _stated(step.clause, screen)
+            _placed(step.clause, screen)
+            or _stated(step.clause, screen)
             or _refused(step.clause, screen, memory)
             or _row_choice(step)
             or _range(step.clause, screen)

@@ -38,7 +38,10 @@ def read(task: str, on: Screen, memory: Memory | None = None) -> list[tuple]:
     out, memory = [], memory or Memory()
     for step in interpret(task):
         for s in settle(step, on, memory).steps:
-            extra = {k: v for k, v in (("old", s.old), ("scope", s.scope), ("keys", s.keys)) if v}
+            carried = (("old", s.old), ("scope", s.scope), ("keys", s.keys),
+                       ("destination", s.destination), ("nth", s.nth),
+                       ("where", s.where if s.verb == "drag" else None))  # a place in a list
+            extra = {k: v for k, v in carried if v}
             out.append((s.verb, s.target, s.text, *([extra] if extra else [])))
     return out
 
@@ -1202,3 +1205,26 @@ def test_a_search_said_as_a_sentence_fills_a_form_of_several_fields_then_runs_it
     ]
     one = replace(step, target="crime movies")
     assert searched_form(one, movies) == []  # one field named: the search box's words
+
+
+def test_where_things_should_be_said_with_no_verb_is_a_drag_onto_the_place_shown():
+    board = screen(
+        el(0, "text", "Backlog", (28, 112, 56, 18)),
+        el(1, "text", "In progress", (343, 112, 80, 18)),
+        el(2, "text", "Review", (658, 112, 50, 18)),
+        el(3, "text", "Done", (973, 112, 40, 18)),
+        el(4, "combo", "Login times out after 5 minutes", (23, 216, 289, 72)),
+        el(5, "combo", "Onboarding checklist copy", (23, 137, 289, 72)),
+    )
+    assert read("im working on the login timeout bug now", board) == [
+        ("drag", "login timeout", None, {"destination": "In progress"})
+    ]
+    assert read("the Login times out card needs review now", board) == [
+        ("drag", "the Login times out card", None, {"destination": "Review"})
+    ]
+    assert read("onboarding checklist to the top of the backlog", board) == [
+        ("drag", "onboarding checklist", None,
+         {"destination": "Backlog", "where": "position", "nth": 1})
+    ]
+    unplaced = read("the Login times out card needs a second look", board)
+    assert all(s[0] != "drag" for s in unplaced)  # a place the screen does not show is none
