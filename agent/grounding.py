@@ -255,9 +255,10 @@ def _by_colour(
     ones = {"one", "ones"} & {w.lower() for w in said}  # "the yellow one": a thing, unnamed
     a_thing = things <= lexicon().thing_nouns if things else bool(ones)
     if not any(rgb for _, (rgb, _) in seen) and a_thing:
-        stripes = [m for m in _painted(screen, name)  # "the purple card": its label bar, not
-                   if max(m.element.box.w, m.element.box.h)  # an avatar's purple circle
-                   >= STRIPE * min(m.element.box.w, m.element.box.h)]  # fmt: skip
+        thin = BAR_SHARE * _line_height(screen)  # "the purple card": its label bar, thinner
+        stripes = [m for m in _painted(screen, name)  # than text (not an avatar's disc, nor a
+                   if (short := min(m.element.box.w, m.element.box.h)) <= thin  # photo's sea)
+                   and max(m.element.box.w, m.element.box.h) >= STRIPE * short]  # fmt: skip
         if owned := _owners(screen, stripes, name):
             return owned
     if not any(rgb for _, (rgb, _) in seen):
@@ -414,6 +415,15 @@ FILL_SHARE = 0.25
 STRIPE = 3
 """How much longer than thick a painted mark is that gives a card or row its colour (a label
 bar along its top, a stripe down its side)."""
+
+BAR_SHARE = 0.7
+"""The most a label bar is thick, as a share of the screen's usual line of text."""
+
+
+def _line_height(screen: Screen) -> float:
+    """The height of the screen's usual line of text (the median of its texts')."""
+    heights = sorted(e.box.h for e in screen.elements if e.kind == "text" and e.text.strip())
+    return float(heights[len(heights) // 2]) if heights else 16.0
 
 
 WORDED_MARKS = frozenset({"label", "labels", "tag", "tags", "badge", "badges", "pill", "pills",

@@ -32,6 +32,7 @@ from clickwright.agent.clauses import (
 )
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.errors import ActionError, TaskError
+from clickwright.parsers.colours import palette
 from clickwright.types import ElementKind, normalize_key
 
 __all__ = ["SUPPORTED_FORMS", "Step", "Verb", "interpret"]
@@ -118,6 +119,11 @@ _QUANTIFIED = re.compile(
     r"\s+(?P<all>.+)\Z",
     re.I | re.S,
 )
+_MARKED = re.compile(
+    r"(?P<colour>[^\W\d_]+(?:\s[^\W\d_]+)?)[-\s](?P<mark>labell?ed|tagged|flagged)\s+(?P<thing>.+)",
+    re.I | re.S,
+)
+"""A thing named by the colour of its mark ("the purple-labelled shot", "red flagged emails")."""
 # "the button in the dialog labelled 'Cancel'": the kind before, the name after
 _LABELLED = re.compile(
     r"\A(?P<what>.*?)\s*\b(?:labell?ed|named|called|titled|that\s+says|saying|with\s+the\s+"
@@ -166,6 +172,11 @@ def _target(words: str, clause: str) -> Named:
     bare = _ARTICLE.sub("", words, count=1)
     if (kind := _kind_of(bare)) and kind not in _NAMES_TOO:
         return Named("", kind, nth, every)
+    if marked := _MARKED.fullmatch(bare):  # "the purple-labelled shot": a mark, not a name
+        if palette().name_in(marked["colour"]) is not None:
+            mark = {"labelled": "label", "labeled": "label", "tagged": "tag"}.get(
+                marked["mark"].lower(), "flag")
+            return Named(f"{marked['thing']} with the {marked['colour']} {mark}", None, nth, every)
     if labelled := _LABELLED.fullmatch(mask(bare)):
         what = bare[: labelled.end("what")]
         found = [

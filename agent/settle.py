@@ -284,10 +284,12 @@ def _drop_place(screen: Screen, words: str) -> Element | None:
     if not kept or len(kept) > 3:
         return None
     name = " ".join(kept)
-    forms = {name, name.removesuffix("s"), name.removesuffix("es"), f"{name}s"}
+    forms = {normalize(f) for f in (name, name.removesuffix("s"), name.removesuffix("es"),
+                                    f"{name}s")}  # fmt: skip
     shown = [e for e in screen.elements if e.kind in ("text", "list_item", "button", "link", "tab")
              and 0 < len(e.text.split()) <= 3
-             and any(normalize(e.text) == normalize(f) for f in forms)]  # fmt: skip
+             and " ".join(w for w in normalize(e.text).split() if len(w) > 1) in forms]  # fmt: skip
+    # (a mark before a place's name, "✔ Keep" read "x Keep", is no part of it)
     return min(shown, key=lambda e: (e.box.y, e.box.x)) if shown else None
 
 
@@ -1171,7 +1173,10 @@ def _intent(step: Step, screen: Screen) -> Settled:
     filled = _fill(given[1], screen) if given else []
     if filled:
         step = replace(step, target=None)
-    button = intent_button(screen, intent, step.target or "")
+    said = words_of(step.clause)[:1]  # "finish when done": the one button its verb is on
+    named = [b for b in screen.elements if b.kind == "button" and said
+             and said[0] in words_of(b.text) and not step.target]  # fmt: skip
+    button = named[0] if len(named) == 1 else intent_button(screen, intent, step.target or "")
     if button is not None:
         label = button.text or button.name
         click = Step("click", step.clause, target=label, kind=button.kind)

@@ -1228,3 +1228,12 @@ def test_where_things_should_be_said_with_no_verb_is_a_drag_onto_the_place_shown
     ]
     unplaced = read("the Login times out card needs a second look", board)
     assert all(s[0] != "drag" for s in unplaced)  # a place the screen does not show is none
+
+
+def test_a_verb_on_one_button_picks_it_before_the_buttons_of_its_intent():
+    footer = screen(
+        el(0, "text", "8 photos still to sort.", (15, 768, 133, 17)),
+        el(1, "button", "Start over", (1026, 762, 96, 29)),
+        el(2, "button", "Finish culling", (1134, 762, 128, 29)),
+    )
+    assert read("finish when done", footer) == [("click", "Finish culling", None)]
