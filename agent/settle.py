@@ -1478,16 +1478,17 @@ def _rows_to_tick(screen: Screen, words: str, button: Element, clause: str) -> l
         for e in ticked:
             band = [t for t in screen.elements if t.kind in ("text", "link", "list_item")
                     and t.box.y <= e.box.center[1] <= t.box.bottom]  # fmt: skip
-            bands.setdefault(e.box.center[1] // max(1, e.box.h), max(band, key=lambda t: len(
-                t.text)))  # fmt: skip
+            unique = len(showing_words(screen, e.text, rows=True)) == 1  # else its longest text
+            bands.setdefault(e.box.center[1] // max(1, e.box.h),
+                             e if unique else max(band, key=lambda t: len(t.text)))  # fmt: skip
     return [Step("check", clause, target=t.text, kind="checkbox") for t in bands.values()]
 
 
 def _tick_box(screen: Screen, element: Element) -> Element | None:
     """The check box that starts `element`'s row, left of it."""
-    middle = element.box.center[1]
-    boxes = [b for b in screen.elements if b.kind == "checkbox"
-             and b.box.y <= middle <= b.box.bottom and b.box.right <= element.box.x]  # fmt: skip
+    box = element.box  # on its line, or beside its first line (a two-line mail row)
+    boxes = [b for b in screen.elements if b.kind == "checkbox" and b.box.right <= box.x
+             and min(b.box.bottom, box.bottom) - max(b.box.y, box.y) > 0.25 * box.h]  # fmt: skip
     return min(boxes, key=lambda b: b.box.x) if boxes else None
 
 
@@ -1504,13 +1505,25 @@ def _toggle_said(screen: Screen, words: str) -> Settled | None:
     return None
 
 
+_FLAT_BUTTON = re.compile(r"(?:[^\w\s]|[xX])\s+(?P<label>[^\W\d_][\w ]{1,24})")
+"""A toolbar's button drawn as a mark and its word with no outline ("✖ Delete", read "x
+Delete")."""
+
+
 def _buttons(screen: Screen, label: str) -> list[Element]:
     """Buttons labelled `label`, or, for a one-word verb, short labels that start with it
     ("install" finds "Install now", "pay" finds "Pay $9")."""
     one = normalize(label) if len(label.split()) == 1 else ""
     exact, starting = [], []
+    rows = [e.box for e in screen.elements if e.kind == "list_item"]  # a folder list's "✖ Trash"
     for e in screen.elements:
         text = e.text or e.name
+        if e.kind == "text" and (flat := _FLAT_BUTTON.fullmatch(text.strip())):
+            if text_similarity(label, flat["label"]) >= 90 and not any(
+                r.contains(e.box, slack=2) for r in rows
+            ):  # a toolbar's "✖ Delete", drawn
+                exact.append(e)  # flat: a mark and a word
+            continue
         if e.kind not in ("button", "link", "icon", "menuitem"):
             continue
         words = normalize(text).split()

@@ -1237,3 +1237,21 @@ def test_a_verb_on_one_button_picks_it_before_the_buttons_of_its_intent():
         el(2, "button", "Finish culling", (1134, 762, 128, 29)),
     )
     assert read("finish when done", footer) == [("click", "Finish culling", None)]
+
+
+def test_a_flat_toolbar_button_acts_on_the_rows_ticked_first():
+    mail = screen(
+        el(0, "checkbox", "", (214, 80, 13, 13)),
+        el(1, "text", "x Delete", (325, 78, 63, 19)),  # "✖ Delete", drawn with no outline
+        el(2, "list_item", "x Trash", (0, 286, 200, 27)),  # a folder, not a button
+        el(3, "text", "x Trash", (21, 292, 54, 15)),
+        el(4, "checkbox", "", (210, 122, 15, 15)),
+        el(5, "text", "Priya Nair", (260, 112, 75, 19)),  # the first line of a two-line row
+        el(6, "checkbox", "", (210, 208, 15, 15)),
+        el(7, "text", "Tom Berg", (260, 198, 65, 19)),
+        el(8, "text", "Yesterday", (561, 198, 61, 18)),
+    )
+    assert read("delete the email from Tom Berg", mail) == [
+        ("check", "Tom Berg", None),
+        ("click", "x Delete", None),
+    ]
