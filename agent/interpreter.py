@@ -685,7 +685,8 @@ def interpret(task: str) -> list[Step]:
     steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_referring(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_put_there(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
-    steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])]
+    steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])
+             and not (i and _deletes_it_again(s, steps[i - 1]))]  # fmt: skip
     for index, step in enumerate(list(steps)):
         if (
             step.verb == "form"
@@ -714,6 +715,19 @@ def _put_there(step: Step, before: Step) -> Step:
     if not set(words_of(before.target)) & things:
         return step
     return Step("drag", step.clause, target=before.target, destination=step.target, soft=True)
+
+
+def _deletes_it_again(step: Step, before: Step) -> bool:
+    """ "that DRAFT line has to go, delete it": the deleting was said twice, once as a wish; a
+    Delete press for "it" would take a character more."""
+    said = words_of(step.clause)
+    return (
+        before.verb == "delete"
+        and bool(before.target)
+        and len(said) == 2
+        and lexicon().verb_at("delete", said) == 1
+        and reading.is_pronoun(said[1])
+    )
 
 
 def _said_of_the_next(step: Step, rest: list[Step]) -> bool:

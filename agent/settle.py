@@ -1692,7 +1692,8 @@ def _row_name(screen: Screen, middle: float, before: int | None = None) -> str |
 def _delete(step: Step, screen: Screen) -> Settled:
     """A row through its Delete button; a line, a word or all of an editor's text by its
     words ("remove the line call mom" never presses a toolbar's delete icon)."""
-    target = step.target or ""
+    target = re.sub(r"\s+(?:at|on) the (?:very )?(?:top|bottom|start|end)(?: of (?:it|the \w+))?$",
+                    "", step.target or "", flags=re.I)  # "that DRAFT line at the top": where it is
     said = words_of(step.clause)[:1]  # the verb as said: "Remove" is a button's label too
     verb = said[0] if said and lexicon().verb_at("delete", said) else "Delete"
     words = target.lower().split()
@@ -1839,7 +1840,27 @@ def _change(step: Step, screen: Screen) -> Settled:
         return Settled([step], f"the value on the line about '{what}'")
     if passages.read(what).unit in passages.WHOLE + ("sentence",):  # "the second line"
         return Settled([step], f"{what}, in the text")
+    if normalize(what) in _HEADINGS and (heading := _heading_words(screen)):
+        return Settled([replace(step, target=None, old=heading)], f"the heading '{heading}'")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
+
+
+_HEADINGS = frozenset({"heading", "title", "header", "headline", "main heading"})
+"""What a document's first line is called when a task changes it."""
+
+
+def _heading_words(screen: Screen) -> str | None:
+    """The words of the document's first line (its heading) as shown, less a mark that sets
+    it as a heading ("# Draft title": Draft title); None when no document is shown."""
+    width, height = screen.frame.size
+    areas = [e.box for e in screen.elements if e.kind in ("input", "container")
+             and e.box.h >= 0.3 * height and e.box.w >= 0.3 * width]  # fmt: skip
+    lines = [e for e in screen.elements if e.kind == "text" and e.text.strip()
+             and any(a.contains(e.box) for a in areas)]  # fmt: skip
+    if not lines:
+        return None
+    first = min(lines, key=lambda e: (e.box.y, e.box.x))
+    return re.sub(r"^[#=*\s]+", "", first.text).strip() or None
 
 
 def _amends_the_change(step: Step, screen: Screen, memory: Memory) -> bool:

@@ -1255,3 +1255,17 @@ def test_a_flat_toolbar_button_acts_on_the_rows_ticked_first():
         ("check", "Tom Berg", None),
         ("click", "x Delete", None),
     ]
+
+
+def test_a_documents_heading_is_its_first_line_less_the_mark_that_makes_it_one():
+    editor = screen(
+        el(0, "input", "", (0, 60, 800, 500)),
+        el(1, "text", "# Draft title", (6, 66, 120, 18)),
+        el(2, "text", "Sales grew in all regions except the north.", (6, 104, 330, 18)),
+    )
+    assert read("change the heading to Quarterly report Q3", editor) == [
+        ("change", None, "Quarterly report Q3", {"old": "Draft title"})
+    ]
+    assert read("that DRAFT line at the top has to go", screen(
+        el(0, "input", "", (0, 60, 800, 500)), el(1, "text", "DRAFT - do not send", (6, 66, 160, 18)),
+    )) == [("delete", "DRAFT", None)]
