@@ -1266,6 +1266,6 @@ def test_a_documents_heading_is_its_first_line_less_the_mark_that_makes_it_one()
     assert read("change the heading to Quarterly report Q3", editor) == [
         ("change", None, "Quarterly report Q3", {"old": "Draft title"})
     ]
-    assert read("that DRAFT line at the top has to go", screen(
-        el(0, "input", "", (0, 60, 800, 500)), el(1, "text", "DRAFT - do not send", (6, 66, 160, 18)),
-    )) == [("delete", "DRAFT", None)]
+    memo = screen(el(0, "input", "", (0, 60, 800, 500)),
+                  el(1, "text", "DRAFT - do not send", (6, 66, 160, 18)))  # fmt: skip
+    assert read("that DRAFT line at the top has to go", memo) == [("delete", "DRAFT", None)]
