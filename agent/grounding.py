@@ -254,7 +254,7 @@ def _by_colour(
     things = {w.lower().removesuffix("s") for w in rest} - {""}
     ones = {"one", "ones"} & {w.lower() for w in said}  # "the yellow one": a thing, unnamed
     a_thing = things <= lexicon().thing_nouns if things else bool(ones)
-    if not any(rgb for _, (rgb, _) in seen) and a_thing:
+    if not any(rgb for _, (rgb, _) in seen) and a_thing and name not in NEUTRALS:
         thin = BAR_SHARE * _line_height(screen)  # "the purple card": its label bar, thinner
         stripes = [m for m in _painted(screen, name)  # than text (not an avatar's disc, nor a
                    if (short := min(m.element.box.w, m.element.box.h)) <= thin  # photo's sea)
@@ -416,6 +416,8 @@ STRIPE = 3
 """How much longer than thick a painted mark is that gives a card or row its colour (a label
 bar along its top, a stripe down its side)."""
 
+NEUTRALS = frozenset({"black", "white", "grey", "silver", "light grey", "dark grey", "beige"})
+"""Colours no label bar is given: a grey stripe is a rule or a border."""
 BAR_SHARE = 0.7
 """The most a label bar is thick, as a share of the screen's usual line of text."""
 

@@ -707,8 +707,8 @@ def _put_there(step: Step, before: Step) -> Step:
     """ "the purple card is finished, put it in Done": a thing the clause before named, put
     somewhere, is dragged there (a value it named would be typed)."""
     said = step.source or step.text or ""
-    if step.verb != "type" or not before.target:
-        return step
+    if step.verb != "type" or not before.target or words_of(step.clause)[:1] != ["put"]:
+        return step  # "paste it into Email" types what was copied
     if not reading.is_pronoun(said) and said != before.target:  # "it", or what it stood for
         return step
     things = {f"{n}{s}" for n in lexicon().thing_nouns for s in ("", "s")}

@@ -1099,7 +1099,8 @@ def _set_field(field: Field, value: str) -> Step:
 def _set(step: Step, screen: Screen) -> Settled:
     """ "select Save as PDF": when nothing is labelled "PDF" but "Save as PDF" is shown, the
     words were a name, not a value and its field; "set Name to Ada and Age to 41" is a form."""
-    if step.target and len(filled := _fill(f"{step.target} to {step.text}", screen)) > 1:
+    listed = re.search(r",|\band\b", step.text or "")  # "… to Ada and Age to 41"
+    if step.target and listed and len(filled := _fill(f"{step.target} to {step.text}", screen)) > 1:
         return Settled([replace(s, clause=step.clause) for s in filled], "a field per label")
     whole = f"{step.text} as {step.target}"
     named = any(text_similarity(step.target or "", f.label) >= 70
