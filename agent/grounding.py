@@ -258,7 +258,8 @@ def _by_colour(
         thin = BAR_SHARE * _line_height(screen)  # "the purple card": its label bar, thinner
         stripes = [m for m in _painted(screen, name)  # than text (not an avatar's disc, nor a
                    if (short := min(m.element.box.w, m.element.box.h)) <= thin  # photo's sea)
-                   and max(m.element.box.w, m.element.box.h) >= STRIPE * short]  # fmt: skip
+                   and STRIPE * short <= max(m.element.box.w, m.element.box.h)
+                   <= BAR_SPAN * screen.frame.size[0]]  # fmt: skip  # nor a title bar's band
         if owned := _owners(screen, stripes, name):
             return owned
     if not any(rgb for _, (rgb, _) in seen):
@@ -418,6 +419,8 @@ bar along its top, a stripe down its side)."""
 
 NEUTRALS = frozenset({"black", "white", "grey", "silver", "light grey", "dark grey", "beige"})
 """Colours no label bar is given: a grey stripe is a rule or a border."""
+BAR_SPAN = 0.3
+"""The most of the screen's width a label bar spans (a title bar's or header's band is wider)."""
 BAR_SHARE = 0.7
 """The most a label bar is thick, as a share of the screen's usual line of text."""
 
