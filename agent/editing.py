@@ -418,6 +418,10 @@ def change_text(actor: OfflineActor, step: Step) -> None:
         if rewrite(actor, step, _retold(passage, new), f"{step.target}"):
             return
         raise StepFailed(f"could not {step.clause!r}: the text could not be read exactly")
+    if step.where == "heading":  # "change the heading to X": its first line, past its "#"
+        if rewrite(actor, step, retitled(new), "the heading"):
+            return
+        raise StepFailed(f"could not {step.clause!r}: the text has no first line to change")
     old = step.old or lexicon().values.get(step.where or "")
     if step.where == "line":  # "bananas cost 0.99 now": the value on the line about bananas
         about = step.target or ""
@@ -448,6 +452,17 @@ def change_text(actor: OfflineActor, step: Step) -> None:
             f"could not {step.clause!r}: the screen shows no '{what}' to change"
             + actor.closest(actor.screen, what)
         )
+
+
+def retitled(new: str) -> Edit:
+    """The text's first line that has words, saying `new` after the marks that make it a
+    heading ("# Draft title": "# New title")."""
+
+    def edit(text: str) -> str | None:
+        m = re.search(r"^([ \t]*(?:#+|=+|\*+)?[ \t]*)(\S.*)$", text, re.M)
+        return None if m is None else text[: m.start(2)] + new + text[m.end(2) :]
+
+    return edit
 
 
 def _retold(passage: passages.Passage, new: str) -> Edit:

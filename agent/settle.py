@@ -1841,27 +1841,13 @@ def _change(step: Step, screen: Screen) -> Settled:
         return Settled([step], f"the value on the line about '{what}'")
     if passages.read(what).unit in passages.WHOLE + ("sentence",):  # "the second line"
         return Settled([step], f"{what}, in the text")
-    if normalize(what) in _HEADINGS and (heading := _heading_words(screen)):
-        return Settled([replace(step, target=None, old=heading)], f"the heading '{heading}'")
+    if normalize(what) in _HEADINGS and _document(screen):  # its first line, in the text
+        return Settled([replace(step, target=None, old=None, where="heading")], "the heading")
     return Settled([replace(step, target=None, old=what)], f"'{what}' in the text")
 
 
 _HEADINGS = frozenset({"heading", "title", "header", "headline", "main heading"})
 """What a document's first line is called when a task changes it."""
-
-
-def _heading_words(screen: Screen) -> str | None:
-    """The words of the document's first line (its heading) as shown, less a mark that sets
-    it as a heading ("# Draft title": Draft title); None when no document is shown."""
-    width, height = screen.frame.size
-    areas = [e.box for e in screen.elements if e.kind in ("input", "container")
-             and e.box.h >= 0.3 * height and e.box.w >= 0.3 * width]  # fmt: skip
-    lines = [e for e in screen.elements if e.kind == "text" and e.text.strip()
-             and any(a.contains(e.box) for a in areas)]  # fmt: skip
-    if not lines:
-        return None
-    first = min(lines, key=lambda e: (e.box.y, e.box.x))
-    return re.sub(r"^[#=*\s]+", "", first.text).strip() or None
 
 
 def _amends_the_change(step: Step, screen: Screen, memory: Memory) -> bool:

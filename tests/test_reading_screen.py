@@ -1257,15 +1257,20 @@ def test_a_flat_toolbar_button_acts_on_the_rows_ticked_first():
     ]
 
 
-def test_a_documents_heading_is_its_first_line_less_the_mark_that_makes_it_one():
+def test_a_documents_heading_is_its_first_line_past_the_mark_that_makes_it_one():
     editor = screen(
         el(0, "input", "", (0, 60, 800, 500)),
         el(1, "text", "# Draft title", (6, 66, 120, 18)),
         el(2, "text", "Sales grew in all regions except the north.", (6, 104, 330, 18)),
     )
     assert read("change the heading to Quarterly report Q3", editor) == [
-        ("change", None, "Quarterly report Q3", {"old": "Draft title"})
+        ("change", None, "Quarterly report Q3")
     ]
+    from clickwright.agent.editing import retitled
+
+    text = "# Draft title\n\nSales grew in all regions except the north.\n"
+    assert retitled("Quarterly report Q3")(text) == text.replace("Draft title", "Quarterly report Q3")
+    assert retitled("Hi")("\nPlain start\nmore\n") == "\nHi\nmore\n"
     memo = screen(el(0, "input", "", (0, 60, 800, 500)),
                   el(1, "text", "DRAFT - do not send", (6, 66, 160, 18)))  # fmt: skip
     assert read("that DRAFT line at the top has to go", memo) == [("delete", "DRAFT", None)]
