@@ -167,6 +167,16 @@ def _blank_after(screen: Screen, label: Element) -> tuple[Point, Box] | None:
     return (box.center[0], middle), box
 
 
+def _body_box(screen: Screen) -> Element | None:
+    """A message box known by its placeholder ("Write your reply"): the lowest field or line
+    whose words say what it is for."""
+    said = lexicon().body_words
+    boxes = [e for e in screen.elements if (e.kind == "input" or e.kind == "text"
+             and len(e.text.split()) >= 2) and len(e.text.split()) <= 5
+             and set(words_of(e.text)) & said]  # fmt: skip  # not a "Reply" link's word
+    return max(boxes, key=lambda e: e.box.y) if boxes else None
+
+
 def _body_below(screen: Screen) -> tuple[Point, Box] | None:
     """Where a message's body is typed when it is drawn with no box (a mail client's reply):
     the blank band below the last of its header lines ("to: …", "subject: …")."""
@@ -827,8 +837,16 @@ class OfflineActor:
             action = Type(text=text, target=_by_id(c), enter=step.enter, clear=True)
             return action, c.element.box.center, None, expect
 
+        body_said = normalize(step.target) in lexicon().body_fields
+        if body_said and self._best(step.target, step.kind or "input") is None and (
+            (box_said := _body_box(self.screen)) is not None
+        ):  # "Write your reply" is the message
+            point, box = box_said.box.center, box_said.box
+            self.blind(step, Type(text=text, target=Target(point=point), enter=step.enter),
+                       point, Expectation("text_in", text, box), "the message box")  # fmt: skip
+            return
         if (
-            normalize(step.target) in lexicon().body_fields
+            body_said
             and self._best(step.target, step.kind or "input") is None
             and (body := _body_below(self.screen)) is not None
         ):

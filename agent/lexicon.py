@@ -192,6 +192,7 @@ class Lexicon:
         self.icon_words: dict[str, str] = dict(data["icon_words"])
         self.participle_labels = tuple((end, label) for end, label in data["participle_labels"])
         self.body_fields = frozenset(data["body_fields"])
+        self.body_words = frozenset(data["body_words"])
         self.colour_nouns = frozenset(data["colour_nouns"])
         self.shade_words = frozenset(data["shade_words"])
         self.participles: dict[str, str] = {done: verb for done, verb in data["participles"]}

@@ -345,3 +345,15 @@ def test_a_button_is_no_check_rows_label_even_with_a_box_on_its_line():
     )
     assert row_toggle(bar, bar.elements[2]) is None
     assert row_toggle(bar, bar.elements[1]) is not None  # a text still is its row's label
+
+
+def test_a_message_box_is_known_by_its_placeholder_not_by_a_reply_link():
+    from clickwright.agent.actor import _body_box
+
+    view = screen(
+        el(0, "text", "Reply", (29, 180, 28, 14)),
+        el(1, "text", "To: Tom Berg", (698, 520, 200, 20)),
+        el(2, "text", "Write your reply", (690, 603, 180, 22)),
+    )
+    assert _body_box(view) == view.elements[2]
+    assert _body_box(screen(view.elements[0])) is None
