@@ -1412,7 +1412,8 @@ class OfflineActor:
             return shows_words(screen, description, echo_of=self.state.task) is not None
 
         ways = {"section": [self._open_nodes], "tab": [self._open_tabs, self._turn_pages],
-                "list": [self._scroll_down, self._turn_pages]}  # fmt: skip  # or it is paged
+                "list": [self._open_found, self._scroll_down, self._turn_pages]}  # fmt: skip
+        # (a list: the row a find named opened first, then scrolled, or it is paged)
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
         every = [self._open_found, self._open_nodes, self._open_tabs, self._turn_pages,
