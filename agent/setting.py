@@ -104,6 +104,10 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         actor.do(Step("click", step.clause, target=label, kind="radio"))
     elif element.kind == "combo" and _a_moment(element.text, value):
         _type_segments(actor, step, element, _formatted(value, element))  # "10:00 PM 🕓"
+    elif element.kind == "combo" and _DASHES.fullmatch(element.text) and (
+        time := _half_day_time(value, said=False)
+    ):  # an empty time field whose clock reads as a drop-down's arrow: "-:----"
+        _type_segments(actor, step, element, time, as_written=True)
     elif element.kind == "button" and _spin_box(actor.screen, element):
         actor.type_into(step, replace(element, name=element.name or label), _number_of(value))
     elif element.kind in ("combo", "button"):
