@@ -699,8 +699,8 @@ def pick_date(actor: OfflineActor, step: Step, value: str) -> None:
             actor.blind(step, Click(target=Target(point=point)), point, CHANGE,
                         "the calendar's arrow to the month")  # fmt: skip
             after, turned = _months_away(actor.screen, date), distance - (1 if distance > 0 else -1)
-            if counted is None and after == distance:
-                ways.pop(0)  # no arrow there that turns it
+            if counted is None and after is not None and after != turned:
+                ways.pop(0)  # no arrow there that turns it a month (a year's, or nothing)
             elif counted is not None or after == turned:
                 counted = turned  # a small heading misread now and then: the turns counted
             continue
@@ -720,8 +720,8 @@ def pick_date(actor: OfflineActor, step: Step, value: str) -> None:
 
 
 def _month_arrow(screen: Screen, forward: bool) -> tuple[int, int] | None:
-    """Where a calendar's arrow to the next (or previous) month is: a small thing at that end
-    of its heading's row, else that end of the row above its last (or first) day column, where
+    """Where a calendar's arrow to the next (or previous) month is: the small thing nearest
+    its heading on that side, else that end of the row above its last (or first) day column, where
     such arrows are drawn (a picker's faint arrow may be seen by no parser)."""
     header = _calendar(screen)
     if header is None:
@@ -737,13 +737,22 @@ def _month_arrow(screen: Screen, forward: bool) -> tuple[int, int] | None:
     def beyond(b: Box) -> bool:  # past the heading's end, on the side the arrow turns to
         return b.x >= header.box.right if forward else b.right <= header.box.x
 
-    ends = [e.box for e in screen.elements if e.id != header.id and beyond(e.box)
-            and abs(e.box.center[1] - middle) <= height / 2 and e.box.w <= 3 * height
-            and len(re.sub(r"\W", "", e.text)) <= 1  # an arrow, an icon: not "Date:"
-            and left - 2 * height <= e.box.center[0] <= right + 2 * height]  # fmt: skip
-    if ends:
-        end = max(ends, key=lambda b: b.x) if forward else min(ends, key=lambda b: b.x)
+    row = [e for e in screen.elements if e.id != header.id and beyond(e.box)
+           and abs(e.box.center[1] - middle) <= height / 2
+           and left - 2 * height <= e.box.center[0] <= right + 2 * height]  # fmt: skip
+    words = [e.box for e in row if len(re.sub(r"\W", "", e.text)) > 1]  # a year beside it
+
+    def its_own(b: Box) -> bool:  # not the arrow of the year beside the month ("‹ 2025 ›")
+        return not any(0 <= (w.x - b.right if forward else b.x - w.right) <= 2 * height
+                       for w in words)  # fmt: skip
+
+    ends = [e.box for e in row if e.box.w <= 3 * height and its_own(e.box)
+            and len(re.sub(r"\W", "", e.text)) <= 1]  # fmt: skip  # an arrow, not "Date:"
+    if ends:  # the nearest to the month's name
+        end = min(ends, key=lambda b: b.x) if forward else max(ends, key=lambda b: b.x)
         return end.center
+    if words:
+        return None  # arrows unseen beside a year's: the keys turn it, not a guess
     column = [b for b in days if (b.right >= right - 2 if forward else b.x <= left + 2)]
     return round(sum(b.center[0] for b in column) / len(column)), middle
 

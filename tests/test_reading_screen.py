@@ -1269,8 +1269,23 @@ def test_a_documents_heading_is_its_first_line_past_the_mark_that_makes_it_one()
     from clickwright.agent.editing import retitled
 
     text = "# Draft title\n\nSales grew in all regions except the north.\n"
-    assert retitled("Quarterly report Q3")(text) == text.replace("Draft title", "Quarterly report Q3")
+    retold = text.replace("Draft title", "Quarterly report Q3")
+    assert retitled("Quarterly report Q3")(text) == retold
     assert retitled("Hi")("\nPlain start\nmore\n") == "\nHi\nmore\n"
     memo = screen(el(0, "input", "", (0, 60, 800, 500)),
                   el(1, "text", "DRAFT - do not send", (6, 66, 160, 18)))  # fmt: skip
     assert read("that DRAFT line at the top has to go", memo) == [("delete", "DRAFT", None)]
+
+
+def test_a_calendars_year_arrows_are_not_taken_for_the_months():
+    from clickwright.agent.setting import _month_arrow
+
+    days = [el(10 + d, "text", str(d), (548 + 28 * ((d + 4) % 7), 395 + 17 * ((d + 4) // 7),
+                                         14, 12)) for d in range(1, 32)]  # fmt: skip
+    gtk = screen(  # "‹ March ›  ‹ 2025 ›": the month's "›" unseen, the year's "‹" seen
+        el(0, "menu", "March", (568, 351, 44, 15)),
+        el(1, "menu", "<", (683, 352, 4, 14)),
+        el(2, "menu", "2025>", (695, 352, 42, 14)),
+        *days,
+    )
+    assert _month_arrow(gtk, True) is None  # its keys turn it, not the year's arrow
