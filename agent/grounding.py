@@ -406,7 +406,8 @@ def _painted(screen: Screen, name: str) -> list[Candidate]:
 
     return [Candidate(Element(-1 - i, box, "icon", name=f"{name} mark"), PAINTED, "painted")
             for i, box in enumerate(painted(screen.frame.pixels, name))
-            if not any(its_own(box, e) or box.contains(e.box, slack=1) for e in worded)]  # fmt: skip
+            if not any(its_own(box, e) or box.contains(e.box, slack=1)
+                       for e in worded)]  # fmt: skip
 
 
 PAINTED = 70.0
