@@ -105,6 +105,8 @@ PARAGRAPH_SLACK = 12
 """px: a paragraph seen again after a scroll ends (or starts) this near where it did."""
 PART_PAGE = 2
 """Wheel steps that move a page by less than its height, so nothing on it is skipped."""
+END_CLICKS = 15
+"""Wheel steps of each scroll "to the bottom", repeated until nothing moves."""
 
 
 def _at_one_of(box: Box, offset: int, places: list[tuple[int, int]]) -> bool:
@@ -889,29 +891,33 @@ class OfflineActor:
         )
 
     def _scroll(self, step: Step) -> None:
+        """By the clicks said, or, said "to the bottom", until what it scrolls stops moving (a
+        browser drops wheel clicks sent faster than it scrolls)."""
         direction = step.direction or "down"
-        if step.target:
-            # a named area to scroll is usually the list or pane beside its label
-            self._on_target(
-                step,
-                step.target,
-                step.kind or "container",
-                lambda c: (
-                    Scroll(direction=direction, amount=step.amount, target=_by_id(c)),
-                    c.element.box.center,
-                    None,
-                    CHANGE,
-                ),
-            )
-            return
+        clicks = step.amount or END_CLICKS
         w, h = self.screen.frame.size
-        self.blind(
-            step,
-            Scroll(direction=direction, amount=step.amount),
-            (w // 2, h // 2),
-            CHANGE,
-            f"scrolling {direction} in the middle of the screen",
-        )
+        at: Point = (w // 2, h // 2)
+        if step.target:
+
+            def plan(c: Candidate) -> Plan:
+                nonlocal at
+                at = c.element.box.center
+                action = Scroll(direction=direction, amount=clicks, target=_by_id(c))
+                return action, at, None, CHANGE
+
+            # a named area to scroll is usually the list or pane beside its label
+            self._on_target(step, step.target, step.kind or "container", plan)
+        else:
+            self.blind(step, Scroll(direction=direction, amount=clicks), at, CHANGE,
+                       f"scrolling {direction} in the middle of the screen")  # fmt: skip
+        if step.amount:
+            return
+        for _ in range(MAX_SCROLLS):
+            before = self.screen
+            self.blind(step, Scroll(direction=direction, amount=clicks), at, CHANGE,
+                       f"scrolling {direction} until it stops")  # fmt: skip
+            if self.screen.frame.same_as(before.frame):
+                return
 
     def _drag(self, step: Step) -> None:
         """Onto the element named, beside it, to a place in the list, or along a direction; a

@@ -79,7 +79,8 @@ class Step:
     keys: tuple[str, ...] = ()  # for press, normalised with normalize_key
     path: tuple[str, ...] = ()  # for open_menu: ("File", "Save As")
     direction: str | None = None  # for scroll and drag: up/down/left/right
-    amount: int = 3  # scroll clicks; a drag's pixels along `direction` (0: a default distance)
+    amount: int = 3  # scroll clicks (0: until it stops moving); a drag's pixels along `direction`
+    # (0: a default distance)
     destination: str | None = None  # for drag: where to drop
     enter: bool = False  # "... and press Enter" is a separate press step instead
     nth: int | None = None  # "the 3rd input": which of the elements of `kind`, 1-based; -1 last

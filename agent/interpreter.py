@@ -355,7 +355,7 @@ def _scroll(m: _Match) -> list[Step]:
             target=named.name or None,
             kind=named.kind,
             direction=m["dir"].lower(),
-            amount=_count(m["n"], 3, m.clause),
+            amount=0 if m["end"] else _count(m["n"], 3, m.clause),
         )
     ]
 
@@ -446,7 +446,8 @@ _RULES: list[tuple[re.Pattern[str], Rule]] = [
         ),
         (
             rf"scroll\s+(?P<dir>up|down|left|right)"
-            rf"(?:\s+(?:by\s+)?(?P<n>(?:{_NUMBER})(?:\s*(?:times?|x|clicks?|steps?))?|once|twice|thrice))?"
+            rf"(?:\s+(?:by\s+)?(?P<n>(?:{_NUMBER})(?:\s*(?:times?|x|clicks?|steps?))?|once|twice|thrice)"
+            rf"|\s+(?P<end>all\s+the\s+way))?"
             rf"(?:\s+(?:in|on|inside|within|over)\s+{_T})?",
             _scroll,
         ),
