@@ -19,6 +19,7 @@ from clickwright.agent.dates import date_in, month, months_in, parse_date, same_
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.errors import StepFailed
 from clickwright.parsers.colours import colour_of, flat_fill, hue_mark, painted, palette
+from clickwright.parsers.icons import default_namer
 from clickwright.parsers.links import is_link
 from clickwright.parsers.shapes import SHAPE_NAMES
 from clickwright.text import normalize, text_similarity
@@ -212,12 +213,22 @@ def _by_words(
     if not scored and set(words_of(description)) <= lexicon().shape_nouns:
         scored = [Candidate(e, MIN_SCORE, f"a drawn {e.name}") for e in screen.elements
                   if e.kind == "icon" and e.name.rsplit(" ", 1)[-1] in SHAPE_NAMES]  # fmt: skip
+    if not scored and kind in (None, "icon", "button") and _icon_word(description):
+        unnamed = [e for e in screen.elements if e.kind == "icon" and not (e.name or e.text)]
+        if len(unnamed) == 1:  # the star beside it was named, the bin drawn too small was not
+            scored = [Candidate(unnamed[0], MIN_SCORE, "the one icon no name was found for")]
     best: dict[int, Candidate] = {}
     for candidate in scored:
         known = best.get(candidate.element.id)
         if known is None or candidate.score > known.score:
             best[candidate.element.id] = candidate
     return sorted(best.values(), key=lambda c: (-c.score, c.element.id))
+
+
+def _icon_word(description: str) -> bool:
+    """Whether `description` is what an icon is called ("trash", "star", "settings")."""
+    said = description.strip().lower()
+    return lexicon().icon_words.get(said, said) in default_namer().names
 
 
 def _by_colour(

@@ -16,6 +16,7 @@ it names confidently is an unframed icon.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -675,20 +676,15 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
         mine = np.repeat(np.repeat(labels[by : by + bh, bx : bx + bw] == label, 2, 0), 2, 1)
         ink = mine[: frame.edges[window].shape[0], : frame.edges[window].shape[1]]
         ink = ink & (frame.edges[window] > 0)
-        rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-        if rows.size == 0:
-            continue
-        box = Box(
-            2 * bx + int(columns[0]),
-            2 * by + int(rows[0]),
-            int(columns[-1] - columns[0]) + 1,
-            int(rows[-1] - rows[0]) + 1,
-        )
-        short, long = sorted((box.w, box.h))
-        if not (ICON_NARROW <= short and low <= long <= high):
-            continue
-        if not taken[box.y : box.bottom, box.x : box.right].any() and _isolated(frame.edges, box):
-            blobs.append(box)
+        parts = _side_by_side(ink, 2 * bx, 2 * by)
+        for box in parts:
+            short, long = sorted((box.w, box.h))
+            if not (ICON_NARROW <= short and low <= long <= high):
+                continue
+            if not taken[box.y : box.bottom, box.x : box.right].any() and _isolated(
+                frame.edges, box, beside=parts
+            ):
+                blobs.append(box)
     neighbours = blobs + [w.box for w in found if w.kind != "container"]
     namer = default_namer()
     icons: dict[Box, Widget] = {}
@@ -722,6 +718,35 @@ def _unframed_icons(frame: _Frame, found: list[Widget]) -> list[Widget]:
                 grew = True
     height, width = frame.edges.shape
     return [replace(icon, box=_clickable(icon.box, width, height)) for icon in icons.values()]
+
+
+def _ink_box(ink: np.ndarray, x: int, y: int) -> Box | None:
+    """The tight box of the ink in `ink`, a patch whose top left is at (x, y)."""
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return None
+    return Box(x + int(columns[0]), y + int(rows[0]), int(columns[-1] - columns[0]) + 1,
+               int(rows[-1] - rows[0]) + 1)  # fmt: skip
+
+
+def _side_by_side(ink: np.ndarray, x: int, y: int) -> list[Box]:
+    """The ink's box, or the boxes of the icons it holds side by side: icons a few pixels
+    apart (a mail's star beside its bin) are joined when strokes are, and are parted again at
+    their blank columns when each part is icon-sized (a pause sign's bars are not)."""
+    whole = _ink_box(ink, x, y)
+    if whole is None:
+        return []
+    spans: list[list[int]] = []  # inked column runs, joined across a one-column gap
+    for column in np.flatnonzero(ink.any(axis=0)).tolist():
+        if spans and column - spans[-1][1] <= 2:
+            spans[-1][1] = column
+        else:
+            spans.append([column, column])
+    parts = [_ink_box(ink[:, a : b + 1], x + a, y) for a, b in spans]
+    parts = [p for p in parts if p is not None]
+    if len(parts) > 1 and all(min(p.w, p.h) >= ICON_NARROW for p in parts):
+        return parts
+    return [whole]
 
 
 def _clickable(ink: Box, width: int, height: int) -> Box:
@@ -818,10 +843,13 @@ def _without_selected_values(frame: _Frame, widgets: list[Widget]) -> list[Widge
     ]
 
 
-def _isolated(edges: np.ndarray, box: Box, label_right: bool = False) -> bool:
+def _isolated(
+    edges: np.ndarray, box: Box, label_right: bool = False, beside: Sequence[Box] = ()
+) -> bool:
     """Clear space all round, as a toggle keeps from its label (while a letter's round counter
     sits inside its stroke, between neighbouring letters). With `label_right`, the right side
-    may be crowded: Chromium draws its label 3 px from an accent-coloured toggle."""
+    may be crowded: Chromium draws its label 3 px from an accent-coloured toggle. Icons
+    `beside` it (its neighbours in a tight row) are no crowd."""
     clear = max(3, min(box.w, box.h) // 5)
     reach = clear + 1
     height, width = edges.shape
@@ -835,6 +863,10 @@ def _isolated(edges: np.ndarray, box: Box, label_right: bool = False) -> bool:
     ring[ring.mean(axis=1) >= 0.9] = 0  # (a rule may stop a pixel short of the ring's end)
     ring[:, ring.mean(axis=0) >= 0.9] = 0
     ring[clear:-clear, clear:-clear] = 0  # also skips the band's trailing pixel at distance 1
+    left, top = box.x - clear - 1, box.y - clear - 1
+    for other in (b for b in beside if b != box):
+        ring[max(0, other.y - top - 1) : max(0, other.bottom - top + 1),
+             max(0, other.x - left - 1) : max(0, other.right - left + 1)] = 0  # fmt: skip
     if label_right:
         ring[:, -clear - 1 :] = 0
     top, centre = box.y - clear - 1, box.w // 2 + clear + 1

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clickwright.agent.interpreter import SUPPORTED_FORMS, Step, interpret
+from clickwright.agent.lexicon import lexicon
 from clickwright.agent.memory import Memory
 from clickwright.agent.settle import settle
 from clickwright.errors import TaskError
@@ -419,6 +420,7 @@ RESERVED = {
 NAMES = (
     st.lists(st.from_regex(r"[A-Z][a-z]{0,8}", fullmatch=True), min_size=1, max_size=3)
     .filter(lambda words: not RESERVED & {w.lower() for w in words})
+    .filter(lambda words: words[-1].lower() not in lexicon().abbreviations)  # "Mr. Smith" is one
     .map(" ".join)
 )
 QUOTABLE = st.characters(
