@@ -396,6 +396,11 @@ def _label_after_click(
     return bool(_POINTING.match(clause))
 
 
+_WANTED = re.compile(r"\b(?:should|must|needs? to|has to|have to|ought to)\b", re.I)
+"""A clause saying where something should be is a step of its own, not a place to glue on
+("in week.txt the 3 lines under TODO should be at the end. save")."""
+
+
 def _with_scopes(pieces: list[str]) -> list[str]:
     """Glue a verbless leading place ("For the user @ana") to the clause after it."""
     openers = lexicon().scope_openers
@@ -405,7 +410,7 @@ def _with_scopes(pieces: list[str]) -> list[str]:
         first, *rest = piece.split() or [""]
         said = mask(" ".join(rest)).split()  # a verb, but not a place's last noun ("my list")
         verbs = any(STARTS_STEP.match(" ".join(said[i:])) for i in range(len(said) - 1))
-        place = not verbs and not re.search(r"\s(?:and|then)\s", piece)
+        place = not verbs and not re.search(r"\s(?:and|then)\s", piece) and not _WANTED.search(piece)
         if first.lower() in openers and place and piece != pieces[-1]:
             pending = f"{pending}{piece}, "
             continue

@@ -172,6 +172,8 @@ def move(actor: OfflineActor, step: Step) -> bool:
     `nth` place, or before or after another ("move the passport line to the top"). False when
     the drag is not of a part of a readable text (then it is a drag with the mouse)."""
     passage = passages.read(step.target or "")
+    if passage.unit == "" and passage.words and passages.in_a_file(step.clause):
+        passage = replace(passage, unit="line")  # "move Heroes to the end of playlist.txt"
     if passage.unit not in passages.WHOLE:
         return False
     text = editing.document(actor, step)

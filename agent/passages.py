@@ -23,8 +23,9 @@ Span = tuple[int, int]
 
 UNITS = {"line": "line", "lines": "line", "paragraph": "paragraph", "paragraphs": "paragraph",
          "sentence": "sentence", "sentences": "sentence", "word": "word",
-         "words": "word"}  # fmt: skip
-WHOLE = ("line", "paragraph")
+         "words": "word", "function": "block", "functions": "block", "method": "block",
+         "methods": "block", "class": "block", "classes": "block"}  # fmt: skip
+WHOLE = ("line", "paragraph", "block")
 """Units that are put back on lines of their own."""
 VALUE_KINDS = {"email": "email", "e-mail": "email", "address": "email", "url": "url",
                "link": "url", "website": "url", "date": "date", "time": "time",
@@ -39,6 +40,16 @@ _PLACE = re.compile(
     re.I,
 )
 """Where the passage is, said after it ("in app.py", "of the document"): not its words."""
+_IN_A_FILE = re.compile(
+    r"\b(?:in|of|inside|within)\s+(?:the\s+|my\s+|this\s+|your\s+)?"
+    r"(?:[\w-]+\.[a-z]{1,5}\b|file\b|document\b)", re.I
+)
+
+
+def in_a_file(clause: str) -> bool:
+    """Whether the clause says it acts in a file's text ("… in playlist.txt", "… of the
+    file"): a word it names there stands for its line."""
+    return _IN_A_FILE.search(clause) is not None
 _ABOUT = re.compile(
     r"^(?P<unit>lines?|paragraphs?|sentences?)\s+(?:with|containing|that\s+says?|that\s+contains?"
     r"|saying|reading|about|holding|mentioning|that\s+mentions?"
@@ -72,7 +83,8 @@ _SECTION = re.compile(
 """A part of a page named by its heading, after the passage in it."""
 _WITHIN = re.compile(r"\s+(?:of|in|from|within|inside)\s+(?=\S)", re.I)
 _CALLED = re.compile(
-    r"^(?P<noun>words?|phrase|text|line|sentence|paragraph)\s+(?P<words>(?!\d+$)\S.*)$", re.I
+    r"^(?P<noun>words?|phrase|text|line|sentence|paragraph|function|method|class)\s+"
+    r"(?P<words>(?!\d+$)\S.*)$", re.I
 )
 _SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]|[.!?](?=\w)|\n(?!\s*\n))*(?:[.!?]+|$)[ \t]*", re.M)
 """A sentence: to a stop that ends it (not the point in "quill.toml" or "3.10"), across a
@@ -87,7 +99,8 @@ class Passage:
     words: str = ""
     """What it holds or is about; exact when `exact`."""
     unit: str = ""
-    """line, paragraph, sentence or word; a value kind ("email", "value"); "": the words."""
+    """line, paragraph, sentence, word or block (a function of code with its body); a value
+    kind ("email", "value"); "": the words."""
     nth: int | None = None
     """1-based; -1 the last; 0 the middle one."""
     count: int | None = None
@@ -159,8 +172,9 @@ def read(phrase: str) -> Passage:
         inner, noun = read(m["words"]), m["noun"].lower()
         if noun in ("word", "words", "phrase", "text"):
             return inner
-        if inner.exact or re.search(r"[#=(){}\[\];<>]", m["words"]):  # code says it is text;
-            return replace(inner, unit=UNITS[noun])  # an unquoted word, "the Line tool"
+        if inner.exact or re.search(r"[#=(){}\[\];<>]", m["words"]) or UNITS[noun] == "block":
+            return replace(inner, unit=UNITS[noun])  # code says it is text; an unquoted word
+            # ("the Line tool") is not
     nth = count = None
     unit, plural, rest, exact = "", False, [], False
     for index, word in enumerate(said):
@@ -245,9 +259,41 @@ def _units(text: str, unit: str) -> list[Span]:
             previous = blocks[-2][1]
             spans[-1] = (previous, len(text))
         return spans
+    if unit == "block":
+        return _blocks(text)
     if unit == "sentence":  # across a wrapped line, not across a blank one
         return [m.span() for m in _SENTENCE.finditer(text)]
     return [(m.start(), m.end()) for m in re.finditer(r"[\w'’-]+", text)]
+
+
+def _blocks(text: str) -> list[Span]:
+    """Each line of code with a body indented under it (a function, a method, a class), to
+    its body's end and a brace closing it, with the blank lines after it (the last, with the
+    blank lines before it), so that taking it out leaves the gaps as they were."""
+    lines = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[^\n]*(?:\n|$)", text) if m[0]]
+
+    def depth(line: str) -> int:
+        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+    spans = []
+    for i, (start, _, line) in enumerate(lines):
+        body = [j for j in range(i + 1, len(lines)) if lines[j][2].strip()]
+        if not line.strip() or not body or depth(lines[body[0]][2]) <= depth(line):
+            continue
+        inside = [j for j in body if depth(lines[j][2]) > depth(line)]
+        last = next((j for j in body if depth(lines[j][2]) <= depth(line)), len(lines)) - 1
+        last = max(j for j in inside if j <= last)
+        if line.rstrip().endswith("{") and last + 1 < len(lines) \
+                and lines[last + 1][2].strip().startswith("}"):  # fmt: skip
+            last += 1
+        end = next((j for j in range(last + 1, len(lines)) if lines[j][2].strip()), len(lines))
+        if end == len(lines):  # the last block takes the blank lines before it instead
+            while i > 0 and not lines[i - 1][2].strip():
+                i -= 1
+            spans.append((lines[i][0], len(text)))
+        else:
+            spans.append((start, lines[end][0]))
+    return spans
 
 
 def section_of(text: str, heading: str) -> Span | None:
@@ -321,7 +367,8 @@ def find(text: str, passage: Passage) -> list[Span]:
         region = section_of(text, passage.section)
         if region is None:
             return []
-        inner = find(text[region[0] : region[1]], replace(passage, section=""))
+        first = 1 if passage.count and passage.nth is None and not passage.words else passage.nth
+        inner = find(text[region[0] : region[1]], replace(passage, section="", nth=first))
         return [(a + region[0], b + region[0]) for a, b in inner]
     if passage.within is not None:
         inner = replace(passage, within=None)
@@ -350,8 +397,10 @@ def find(text: str, passage: Passage) -> list[Span]:
         parts = [p for p in parts if not text[p[0] : p[1]].strip()]
     elif not passage.numbered:
         parts = [p for p in parts if text[p[0] : p[1]].strip()]
-    if passage.words:
-        held = [p for p in parts if _holds(text[p[0] : p[1]], passage)]
+    if passage.words:  # (a block by the line it starts with)
+        held = [p for p in parts if _holds(text[p[0] : p[1]].lstrip("\n").split("\n", 1)[0]
+                                           if passage.unit == "block" else text[p[0] : p[1]],
+                                           passage)]  # fmt: skip
         if not held and not passage.plural and passage.count is None:
             held = _about(parts, text, passage.words)
         parts = held

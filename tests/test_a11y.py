@@ -157,8 +157,8 @@ def no_a11y_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 def test_atspi_without_session_bus(no_a11y_env: pytest.MonkeyPatch) -> None:
     start = time.monotonic()
-    tree = read_atspi(timeout=1.0)
-    assert tree == [] and time.monotonic() - start < 0.2
+    tree = read_atspi(timeout=60.0)
+    assert tree == [] and time.monotonic() - start < 30  # refused at once, not waited out
     assert "DBUS_SESSION_BUS_ADDRESS" in tree.reason
 
 
@@ -169,8 +169,8 @@ def test_atspi_with_dead_socket(no_a11y_env: pytest.MonkeyPatch, tmp_path: Path)
     listener.close()  # the file stays, nobody listens: connection refused
     no_a11y_env.setenv("DBUS_SESSION_BUS_ADDRESS", f"unix:path={dead}")
     start = time.monotonic()
-    tree = read_atspi(timeout=1.0)
-    assert tree == [] and time.monotonic() - start < 0.2
+    tree = read_atspi(timeout=60.0)
+    assert tree == [] and time.monotonic() - start < 30  # refused at once, not waited out
     assert "cannot connect to the session D-Bus" in tree.reason
     no_a11y_env.setenv("DBUS_SESSION_BUS_ADDRESS", f"unix:path={tmp_path / 'missing'}")
     assert read_atspi(timeout=1.0) == []

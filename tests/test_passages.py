@@ -241,3 +241,34 @@ def test_moves_and_copies_said_the_way_people_ask():
     assert [s.verb for s in copied] == ["copy", "type"]
     assert passages.read("where it says 'free shipping'").words == "free shipping"
     assert read("can you click Save") == [("click", "Save", None, None)]
+
+
+UTILS = ("def total(items):\n    return sum(i.price for i in items)\n\n\n"
+         "def old_total(items):\n    t = 0\n    for i in items:\n        t = t + i.price\n"
+         "    return t\n\n\ndef average(items):\n    return total(items) / len(items)\n")  # fmt: skip
+SCRIPT = "function a() {\n  return 1;\n}\n\nfunction b() {\n  if (x) {\n    y();\n  }\n}\n"
+
+
+def test_a_function_is_its_line_and_the_body_under_it_and_leaves_the_gap_as_it_was():
+    cut = passages.removed(UTILS, passages.find(UTILS, passages.read("the old_total function")))
+    assert cut == UTILS.replace(UTILS[UTILS.index("def old") : UTILS.index("def average")], "")
+    assert found(UTILS, "the function total") == [UTILS[: UTILS.index("def old")]]  # not old_
+    last = passages.removed(UTILS, passages.find(UTILS, passages.read("the average method")))
+    assert last == UTILS[: UTILS.index("\n\n\ndef average") + 1]
+    assert found(SCRIPT, "the b function") == ["\n" + SCRIPT[SCRIPT.index("function b") :]]
+    assert found(SCRIPT, "the a function") == ["function a() {\n  return 1;\n}\n\n"]
+
+
+def test_the_lines_counted_under_a_heading_are_the_first_ones_there():
+    week = "MONDAY\nstandup 9:15\nTODO\nbook room\nemail Karin\norder toner\nNOTES\nparking\n"
+    assert found(week, "the 3 lines under TODO") == ["book room\n", "email Karin\n",
+                                                      "order toner\n"]  # fmt: skip
+
+
+def test_a_word_in_a_file_named_stands_for_its_line():
+    assert passages.in_a_file("move Heroes so it's the last song in playlist.txt")
+    assert passages.in_a_file("put Jolene first in the file")
+    assert not passages.in_a_file("move Bread to the top of the shopping list")
+    steps = interpret("in week.txt the 3 lines under TODO should be at the very end instead. save")
+    assert [(s.verb, s.target, s.scope) for s in steps] == [
+        ("drag", "3 lines under TODO", None), ("intent", None, None)]  # fmt: skip
