@@ -19,7 +19,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.text import normalize
-from clickwright.types import ElementKind, Screen
+from clickwright.types import Box, ElementKind, Screen
 
 __all__ = ["Step", "Verb", "clauses", "mask", "split_at", "unquote"]
 
@@ -424,17 +424,35 @@ def without_echo(screen: Screen, task: str) -> Screen:
     tutorial's step: "click on their address."): a text the task holds word for word that
     starts one of its clauses. Such a line is no target, no row and no value."""
     said, starts = _echoed(task)
+    texts = [e for e in screen.elements if e.kind == "text" and _bare(e.text)]
     echo = {
         e.id
-        for e in screen.elements
-        if e.kind == "text"
-        and len(shown := _bare(e.text)) >= 2
+        for e in texts
+        if len(shown := _bare(e.text)) >= 2
         and f" {' '.join(shown)} " in said
         and any(tuple(shown[i : i + 2]) in starts for i in range(len(shown)))
     }
     if not echo:
         return screen
+    grew = True
+    while grew:  # the lines an echoed line wraps onto, or from ('… the item labeled' / '"Save".')
+        grew = False
+        for line in (e for e in texts if e.id not in echo):
+            for other in (e for e in texts if e.id in echo):
+                upper, lower = (other, line) if other.box.y < line.box.y else (line, other)
+                if _wrapped(upper.box, lower.box) and \
+                        f" {' '.join(_bare(upper.text) + _bare(lower.text))} " in said:  # fmt: skip
+                    echo.add(line.id)
+                    grew = True
+                    break
     return replace(screen, elements=tuple(e for e in screen.elements if e.id not in echo))
+
+
+def _wrapped(upper: Box, lower: Box) -> bool:
+    """`lower` is the next line of a paragraph whose line `upper` is: just below it, starting
+    where it starts."""
+    gap = lower.y - upper.bottom
+    return -upper.h / 3 <= gap <= upper.h and abs(lower.x - upper.x) <= upper.h
 
 
 @functools.lru_cache(maxsize=8)

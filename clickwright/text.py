@@ -42,16 +42,26 @@ def text_similarity(wanted: str, seen: str) -> float:
     return float(whole)
 
 
+_WORD_ENDS = frozenset(" .,;!?")
+
+
+def _ends_word(text: str, i: int) -> bool:
+    """Whether text[i] parts two words: a space, or a stop or comma not inside a number."""
+    digits = text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()
+    return text[i] in _WORD_ENDS and not digits
+
+
 def _inside(a: str, b: str) -> float:
     """How well `a` reads as whole words of the longer `b`: the best partial match widened to
-    the words it falls in, so "ok" is not inside "look" nor "euismod" inside "episodes"."""
+    the words it falls in, so "ok" is not inside "look" nor "euismod" inside "episodes" (a
+    stop or a comma ends a word too: OCR drops the space after it, "auctor.Eget")."""
     found = fuzz.partial_ratio_alignment(a, b)
     if found is None:
         return 0.0
     start, end = found.dest_start, found.dest_end
-    while start > 0 and b[start - 1] != " ":
+    while start > 0 and not _ends_word(b, start - 1) and a[:1] not in _WORD_ENDS:
         start -= 1
-    while end < len(b) and b[end] != " ":
+    while end < len(b) and not _ends_word(b, end) and a[-1:] not in _WORD_ENDS:
         end += 1
     return fuzz.ratio(a, b[start:end])
 

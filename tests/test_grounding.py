@@ -33,6 +33,9 @@ def test_similarity_forgives_case_accents_and_punctuation():
     assert text_similarity("Zoe", "Zoë") == 100
     assert text_similarity("Save", "Sav e") > 80
     assert text_similarity("Save", "Cancel") < MIN_SCORE
+    # a word after a stop OCR read with no space is a word; a number's point parts none
+    assert text_similarity("Eget", "Nunc id auctor.Eget") >= MIN_SCORE
+    assert text_similarity("5", "1.5") < MIN_SCORE
 
 
 def test_exact_label_beats_a_longer_text_containing_it():

@@ -277,6 +277,15 @@ def test_the_task_shown_back_on_the_screen_is_no_target():
     assert read("click on their address", kept) == [("click", "address", None)]
     heading = screen(el(0, "text", "Quiet hours", (20, 20, 100, 20)))
     assert without_echo(heading, "quiet hours from 23:00 to 6:30") is heading  # a label, kept
+    wrapped = screen(  # the lines an instruction wraps onto are the task too, not its items
+        el(0, "text", 'Click the "Menu" button, and then', (2, 4, 150, 12)),
+        el(1, "text", "find and click on the item labeled", (2, 17, 150, 12)),
+        el(2, "text", '"Save".', (2, 30, 30, 12)),
+        el(3, "text", "Save", (200, 80, 30, 12)),
+        el(4, "text", '"Save".', (2, 120, 30, 12)),
+    )
+    task = 'Click the "Menu" button, and then find and click on the item labeled "Save".'
+    assert [e.id for e in without_echo(wrapped, task).elements] == [3, 4]
 
 
 def test_a_form_verb_said_of_it_presses_the_button_it_starts():
