@@ -405,6 +405,9 @@ class OfflineActor:
         self._seen: tuple[Screen, Screen] | None = None
         self._row: Box | None = None
         """The row or card a step said for several of them acts in now."""
+        self._list: Box | None = None
+        """The open list box the last option was chosen in: the next one said with it ("select
+        A, B from the list") is looked for there, though its highlight hides the box."""
 
     @property
     def screen(self) -> Screen:
@@ -760,10 +763,16 @@ class OfflineActor:
             or field.element.kind == "button"
             and (_labels(self.screen, field.element) or step.kind == "combo" and step.target)
         )  # a page's drop-down drawn as a button ("Move to ▾", once rows are ticked)
-        if named_list and field is not None and field.element.kind == "container":
-            self._scroll_list_to(step, option, field.element.box)  # a list box, open already
-        if field is None or (not drop_down and not named_list) or step.keys:
-            near = field.element.box if field else None
+        open_list = named_list and field is not None and field.element.kind == "container"
+        if open_list and field is not None:
+            self._list = field.element.box
+        elif not step.keys:
+            self._list = None
+        if self._list is not None and (open_list or field is None or step.keys):
+            self._scroll_list_to(step, option, self._list)  # a list box, open already
+            open_list = True
+        if field is None or (not drop_down and not named_list) or step.keys or open_list:
+            near = field.element.box if field else self._list
             self._on_target(step, option, "list_item", click(keys=step.keys), near=near)
             return
         closed = self.screen
@@ -789,16 +798,18 @@ class OfflineActor:
         self._on_target(opened, option, "list_item", chosen, new_since=closed, near=box)
 
     def _scroll_list_to(self, step: Step, option: str, box: Box) -> None:
-        """Turn the wheel over a list box until `option` shows in it (or it stops moving)."""
-        for _ in range(MAX_SCROLLS):
-            if any(box.contains(c.element.box, slack=2) for c in self._candidates(
-                    self.screen, option, "list_item") if c.score >= SHOWN_WELL):  # fmt: skip
-                return
-            before = self.screen
-            self.blind(step, Scroll(direction="down", amount=2), box.center, CHANGE,
-                       f"'{option}' is not in view in the list: scrolling it")  # fmt: skip
-            if self.screen.frame.same_as(before.frame):
-                return
+        """Turn the wheel over a list box until `option` shows in it: down to its end, then
+        up to its start (an option chosen before may have scrolled past it)."""
+        for direction in ("down", "up"):
+            for _ in range(MAX_SCROLLS):
+                if any(box.contains(c.element.box, slack=2) for c in self._candidates(
+                        self.screen, option, "list_item") if c.score >= SHOWN_WELL):  # fmt: skip
+                    return
+                before = self.screen
+                self.blind(step, Scroll(direction=direction, amount=2), box.center, CHANGE,
+                           f"'{option}' is not in view in the list: scrolling it {direction}")  # fmt: skip
+                if self.screen.frame.same_as(before.frame):
+                    break
 
     def _open_menu(self, step: Step) -> None:
         previous: Screen | None = None

@@ -22,7 +22,10 @@ def normalize(text: str) -> str:
 
 
 LABEL_AND_VALUE = 90.0
-"""A text that gives the wanted words as its label, then a value after a colon."""
+"""A text that gives the wanted words as its label, then a value after a colon; or the start
+of a long name, cut where its box ends."""
+TRUNCATED = 0.5
+"""Share of a name a cut-off text must show to stand for it."""
 
 
 def text_similarity(wanted: str, seen: str) -> float:
@@ -36,6 +39,8 @@ def text_similarity(wanted: str, seen: str) -> float:
     label, colon, _ = seen.partition(":")
     if colon and normalize(label) == a:
         return LABEL_AND_VALUE  # "Address:645 Stephenson Loop" is what "the address" names
+    if len(b) >= TRUNCATED * len(a) and len(b) >= 8 and a.startswith(b.removesuffix("...")):
+        return LABEL_AND_VALUE  # "Heard Island and McD": a long name cut at its box's edge
     if len(b) > len(a):
         # "Save" inside "Save changes": good, but worse than an exact label.
         whole = max(whole, _inside(a, b) * (0.75 + 0.2 * len(a) / len(b)))

@@ -36,6 +36,9 @@ def test_similarity_forgives_case_accents_and_punctuation():
     # a word after a stop OCR read with no space is a word; a number's point parts none
     assert text_similarity("Eget", "Nunc id auctor.Eget") >= MIN_SCORE
     assert text_similarity("5", "1.5") < MIN_SCORE
+    # a long name cut at its box's edge stands for it, if half of it shows
+    assert text_similarity("Heard Island and McDonald Islands", "Heard Island and McD") >= 85
+    assert text_similarity("Heard Island and McDonald Islands", "Heard Isla") < 85
 
 
 def test_exact_label_beats_a_longer_text_containing_it():
