@@ -1429,12 +1429,14 @@ class OfflineActor:
             return shows_words(screen, description, echo_of=self.state.task) is not None
 
         ways = {"section": [self._open_nodes], "tab": [self._open_tabs, self._turn_pages],
-                "list": [self._open_found, self._scroll_down, self._turn_pages]}  # fmt: skip
+                "list": [self._open_found, self._open_more, self._scroll_down,
+                         self._turn_pages]}  # fmt: skip
         # (a list: the row a find named opened first, then scrolled, or it is paged)
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
-        every = [self._open_found, self._open_nodes, self._open_tabs, self._turn_pages,
-                 self._scroll_down, self._turn_pages]  # fmt: skip  # a pager below the fold
+        every = [self._open_found, self._open_more, self._open_nodes, self._open_tabs,
+                 self._turn_pages, self._scroll_down, self._turn_pages]  # fmt: skip
+        # (the pager twice: once in view, once below the fold)
         order = ways[where] if where in ways else [*every, self._open_menus]
         if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
             order.append(self._in_the_settings)  # an option named by its label, not its place
@@ -1449,6 +1451,27 @@ class OfflineActor:
             return False
         self.click_element(step, element, f"opening '{row}', where '{description}' may be")
         return shown()
+
+    def _open_more(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """The "more" menu ("…", "⋮") of the row or card the step acts in, opened: the actions
+        a feed or a table keeps out of sight ("For the user @leo, click Mute"). Scoped, it is
+        the card's, else the first below the words that name it (a post's actions sit under
+        its header); unscoped, only the screen's one such menu."""
+        mores = [c.element for c in self._candidates(self.screen, "more", "icon")
+                 if c.element.name == "more"]  # fmt: skip
+        if step.scope and place(step.scope) is None:
+            row = self._row or scope_box(self.screen, row_words(step.scope))
+            if row is None:
+                return False
+            below = sorted((m for m in mores if m.box.center[1] >= row.y), key=lambda m: m.box.y)
+            mores = [m for m in mores if row.contains(m.box, slack=2)] or below[:1]
+        if len(mores) != 1:
+            return False
+        self.click_element(step, mores[0], f"'{description}' may be in its 'more' menu")
+        if shown():
+            return True
+        self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "not in this menu")
+        return False
 
     def _in_the_settings(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Open the program's settings and look through their tabs."""

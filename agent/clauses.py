@@ -458,9 +458,11 @@ def _wrapped(upper: Box, lower: Box) -> bool:
 @functools.lru_cache(maxsize=8)
 def _echoed(task: str) -> tuple[str, frozenset[tuple[str, ...]]]:
     """The task as matched, and the first two words of each of its clauses that start with a
-    verb (an instruction, not the name of a setting: "quiet hours from 23:00 to 6:30")."""
-    starts = frozenset(tuple(_bare(c)[:2]) for c in clauses(task)
-                       if len(c.split()) > 1 and STARTS_STEP.match(c))  # fmt: skip
+    verb or with the place it acts in (an instruction, not the name of a setting: "quiet
+    hours from 23:00 to 6:30")."""
+    openers = lexicon().scope_openers  # "For the user @ana, click Follow" is one too
+    starts = frozenset(tuple(_bare(c)[:2]) for c in clauses(task) if len(c.split()) > 1 and (
+        STARTS_STEP.match(c) or c.split()[0].lower() in openers and "," in c))  # fmt: skip
     return f" {' '.join(_bare(task))} ", starts
 
 

@@ -909,7 +909,9 @@ def shows_words(
 def showing_words(
     screen: Screen, words: str, rows: bool = False, echo_of: str = ""
 ) -> list[Element]:
-    """Every element that shows `words` (as `shows_words` finds them), the best first."""
+    """Every element that shows `words` (as `shows_words` finds them), the best first. With
+    `rows`, what a field holds is no row, unless nothing else shows them (a card drawn as a
+    bordered box with text reads as a field)."""
     wanted = normalize(words).split()
     if not wanted:
         return []
@@ -922,7 +924,7 @@ def showing_words(
         fields_ = [e.box for e in screen.elements if e.kind in FIELD_KINDS]
         kept = tuple(e for e in screen.elements if e.kind not in FIELD_KINDS
                      and not any(f.contains(e.box, slack=2) for f in fields_))  # fmt: skip
-        screen = Screen(screen.frame, kept)
+        return showing_words(Screen(screen.frame, kept), words) or showing_words(screen, words)
     if len(wanted) == 1 and (said := month(wanted[0])) is not None and len(wanted[0]) >= 3:
         named = [e for e in screen.elements if said in months_in(e.text)]
         if named:

@@ -1538,7 +1538,8 @@ def _buttons(screen: Screen, label: str) -> list[Element]:
 def row_words(words: str) -> str:
     """What a row is known by in "the invoice from March", "the user who lives in Bergen",
     "the order that is still pending", "the file that is 640 KB": the words after the relative
-    word, less the words that only carry it; the words themselves when there is none."""
+    word, less the words that only carry it; the words themselves when there is none, less
+    the kind of thing said first ("the user @ana": @ana; a card need not say "user")."""
     lex = lexicon()
     toks = reading.tokens(words)
     marker = next(
@@ -1546,7 +1547,11 @@ def row_words(words: str) -> str:
         None,
     )
     if marker is None:
-        return reading.words_text(words, toks, 0, len(toks))
+        first = next((i for i, t in enumerate(toks) if t.word not in lex.determiners), 0)
+        kind = toks[first] if first < len(toks) - 1 else None
+        if kind is not None and not kind.quoted and kind.word.removesuffix("s") in lex.owned_things:
+            first += 1
+        return reading.words_text(words, toks, first if first < len(toks) else 0, len(toks))
     rest = toks[marker + 1 :]
     while len(rest) > 1 and rest[0].word in lex.relative_fillers:
         rest = rest[1:]

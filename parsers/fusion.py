@@ -202,18 +202,25 @@ def fuse(
     return numbered(parts + _opened(found, parts))
 
 
-SCRIPT_SHARE = 0.8  # share of a frame's texts in other scripts above which a lone glyph is stray
+SCRIPT_SHARE = 0.8  # share of a frame's letters in other scripts above which CJK ones are stray
 
 
 def without_stray_glyphs(texts: Sequence[TextBox]) -> tuple[TextBox, ...]:
-    """Drop one or two CJK characters standing alone on a screen written in another script:
-    the multilingual OCR's reading of an icon (a file's page as "首", a spinner as "光")."""
-    cjk = [any(_is_cjk(c) for c in t.text) for t in texts]
-    if not texts or sum(cjk) > (1 - SCRIPT_SHARE) * len(texts):
+    """Drop the CJK characters on a screen written in another script: the multilingual OCR's
+    reading of an icon (a file's page as "首", a spinner as "光", a post's faint "…" as
+    "e业号"). A text that is nothing more goes; a word read with one ("Massa. 额") keeps the
+    word. Letters are counted, not texts: a feed of icons has many such readings."""
+    letters = [c for t in texts for c in t.text if c.isalnum()]
+    if not letters or sum(map(_is_cjk, letters)) > (1 - SCRIPT_SHARE) * len(letters):
         return tuple(texts)
-    return tuple(
-        t for t, is_cjk in zip(texts, cjk, strict=True) if not (is_cjk and is_glyph(t.text))
-    )
+    kept = []
+    for text in texts:
+        rest = "".join(c for c in text.text if not _is_cjk(c)).strip()
+        if rest == text.text:
+            kept.append(text)
+        elif not is_glyph(rest):
+            kept.append(replace(text, text=rest))
+    return tuple(kept)
 
 
 def _is_cjk(character: str) -> bool:

@@ -141,6 +141,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
     widgets.extend(_unframed_icons(frame, widgets))
+    widgets.extend(_dot_menus(frame, widgets))
     widgets = [  # its grip is no drop-down's arrow, nor is its tall box a card
         replace(w, kind="input", state=w.state | MULTILINE)
         if (w.kind in FIELDS or w.kind == "container") and _resize_grip(gray, w.box) else w
@@ -352,8 +353,9 @@ class _Region:
                 and glyph_h <= 0.5 * self.h
                 and glyph_w >= glyph_h
             )
-            if shaped and (gap > 2 or _pointing_down(glyph[rows[0] : rows[-1] + 1])):
-                return True
+            drawn = glyph[rows[0] : rows[-1] + 1]
+            if shaped and not _three_dots(drawn) and (gap > 2 or _pointing_down(drawn)):
+                return True  # (three dots are a "more" menu, not an arrow)
         return False
 
     def _container(self) -> list[Widget]:
@@ -747,6 +749,63 @@ def _side_by_side(ink: np.ndarray, x: int, y: int) -> list[Box]:
     if len(parts) > 1 and all(min(p.w, p.h) >= ICON_NARROW for p in parts):
         return parts
     return [whole]
+
+
+DOTS = ((3, 10), (8, 40))
+"""px: the short and long sides of a "more" menu's three dots, as edges band them (1x to 2x)."""
+DOT_INK = 20
+"""Grey levels from the background at which a pixel is a dot's ink."""
+DOT_GAP = 5
+"""px: the widest gap between two dots of one menu that the edges are joined across."""
+
+
+def _dot_menus(frame: _Frame, found: list[Widget]) -> list[Widget]:
+    """A "more" menu drawn as three dots in a row or a column ("…", "⋮"), evenly spaced,
+    with clear space round them: too small for an icon's blob, and OCR reads them as noise.
+    The edges are joined along each axis across a dot's gap, and each flat blob read along
+    its length: three runs of ink as wide as they are tall, equally far apart."""
+    (short_low, short_high), (long_low, long_high) = DOTS
+    taken = [w.box for w in found if w.kind not in ("container", "list_item", "input")]
+    height, width = frame.gray.shape  # (a card read as a field holds its menu)
+    boxes: set[Box] = set()
+    for kernel in (np.ones((1, DOT_GAP), np.uint8), np.ones((DOT_GAP, 1), np.uint8)):
+        _, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(frame.edges, kernel),
+                                                          connectivity=8)  # fmt: skip
+        w, h = stats[:, 2], stats[:, 3]
+        short, long = np.minimum(w, h), np.maximum(w, h)
+        flat = np.flatnonzero((short >= short_low) & (short <= short_high) & (long >= long_low)
+                              & (long <= long_high) & (long >= 2.5 * short))  # fmt: skip
+        boxes.update(Box(*(int(v) for v in stats[i][:4])) for i in flat[flat > 0])
+    menus = []
+    for box in boxes:
+        if box.x < 1 or box.y < 1 or box.right >= width or box.bottom >= height:
+            continue
+        patch = frame.gray[box.y - 1 : box.bottom + 1, box.x - 1 : box.right + 1].astype(np.int16)
+        ring = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]])
+        ink = np.abs(patch - int(np.median(ring))) > DOT_INK
+        if _three_dots(ink) and not any(_overlaps(box, t) for t in taken) \
+                and _isolated(frame.edges, box):  # fmt: skip
+            menus.append(Widget(_clickable(box, width, height), "icon", 0.4, name="more"))
+    return menus
+
+
+def _three_dots(ink: np.ndarray) -> bool:
+    """Whether the ink is three round dots of one size, evenly spaced, in a row or a column."""
+    along = 1 if ink.shape[1] > ink.shape[0] else 0  # the axis the dots run along
+    runs = _runs(ink.any(axis=1 - along))
+    if len(runs) != 3:
+        return False
+    sizes = [b - a for a, b in runs]
+    across = [int(ink.take(range(a, b), axis=along).any(axis=along).sum()) for a, b in runs]
+    gaps = [runs[1][0] - runs[0][1], runs[2][0] - runs[1][1]]
+    return (max(sizes) - min(sizes) <= 1 and abs(gaps[0] - gaps[1]) <= 1 and gaps[0] >= 1
+            and all(abs(a - b) <= 2 for a, b in zip(sizes, across, strict=True)))  # fmt: skip
+
+
+def _runs(line: np.ndarray) -> list[tuple[int, int]]:
+    """The [start, end) runs of True in a 1-D boolean array."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], line.astype(np.int8), [0]])))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
 
 
 def _clickable(ink: Box, width: int, height: int) -> Box:

@@ -247,3 +247,19 @@ def test_icons_a_few_pixels_apart_are_two_and_the_unnamed_one_answers_to_its_wor
     assert best.element is max(bar, key=lambda e: e.box.x)
     (star, *_) = rank(screen, "star", "icon", echo_of=echo)
     assert star.element is min(bar, key=lambda e: e.box.x)
+
+
+def test_cjk_read_off_icons_on_a_latin_screen_goes_and_a_word_beside_one_stays() -> None:
+    """A feed full of faint icons: the multilingual OCR reads many of them as CJK, more than a
+    fifth of its texts, yet a small share of its letters."""
+    from clickwright.parsers.fusion import without_stray_glyphs
+
+    def text(words: str, y: int) -> TextBox:
+        return TextBox(Box(5, y, 120, 12), words, 0.9)
+
+    read = [text("Carmella @consectetur · 10h ago", 0), text("Quis velit pellentesque.", 20),
+            text("Massa. 额", 40), text("业业", 60), text("e业号", 80)]  # fmt: skip
+    assert [t.text for t in without_stray_glyphs(read)] == [
+        "Carmella @consectetur · 10h ago", "Quis velit pellentesque.", "Massa."]  # fmt: skip
+    chinese = [text("打开文件", 0), text("保存", 20), text("业", 40)]
+    assert without_stray_glyphs(chinese) == tuple(chinese)

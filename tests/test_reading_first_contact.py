@@ -286,6 +286,11 @@ def test_the_task_shown_back_on_the_screen_is_no_target():
     )
     task = 'Click the "Menu" button, and then find and click on the item labeled "Save".'
     assert [e.id for e in without_echo(wrapped, task).elements] == [3, 4]
+    scoped = screen(el(0, "text", "For the user @leo, click on the", (2, 4, 150, 12)),
+                    el(1, "text", '"Mute" button.', (2, 17, 70, 12)),
+                    el(2, "text", "Leo Park @leo", (2, 60, 90, 12)))  # fmt: skip
+    task = 'For the user @leo, click on the "Mute" button.'
+    assert [e.id for e in without_echo(scoped, task).elements] == [2]
 
 
 def test_a_form_verb_said_of_it_presses_the_button_it_starts():

@@ -505,6 +505,8 @@ def test_a_row_is_chosen_by_what_it_shows():
     assert row_words("the user who lives in Bergen") == "Bergen"
     assert row_words("the order that is still pending") == "pending"
     assert row_words("the file that is 640 KB") == "640 KB"
+    assert row_words("the user @ana") == "@ana"  # a card need not say "user"
+    assert row_words("users") == "users"
     assert read("Pay the invoice from March", INVOICES) == [
         ("click", "Pay", None, {"scope": "March"})
     ]

@@ -438,3 +438,10 @@ def test_case_comments_and_arrows_change_an_editors_text_as_said(world):
     assert (world.home / "notes.txt").read_text() == "This is URGENT.\nDid you receive it?\n", (
         got.said
     )
+
+
+def test_an_action_kept_in_a_cards_more_menu_is_found_there(world):
+    """Chromium at device scale 1: each person's card keeps Mute, Block and Report in a menu
+    drawn as three dots; the page puts the action and the handle in its title."""
+    title, got = on_page(world, "people.html", "For the user @bob, click on the Mute button")
+    assert title.startswith("Mute: @bob"), (title, got.said)

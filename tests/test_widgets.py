@@ -758,3 +758,27 @@ def test_a_sliders_whole_track_is_found_from_its_filled_part():
     found = slider_track(page, Box(30, 35, 100, 11))
     assert (found.x, found.right) == (30, 330)
     assert slider_track(page, Box(200, 35, 40, 11)) == Box(30, 35, 300, 11)  # the pale part
+
+
+def _dots(pixels: np.ndarray, x: int, y: int, size: int, gap: int, upright: bool = False) -> None:
+    for i in range(3):
+        dx, dy = (0, i * (size + gap)) if upright else (i * (size + gap), 0)
+        pixels[y + dy : y + dy + size, x + dx : x + dx + size] = 120
+
+
+def test_three_dots_are_a_more_menu_and_a_dotted_rule_or_a_word_is_not() -> None:
+    """A card's "…" and a "⋮", faint and apart (their edges join only across the gap), or
+    touching as a feed's tiny image draws them; four dots are a rule, dots after a word its
+    ellipsis."""
+    pixels = np.full((200, 400, 3), 255, np.uint8)
+    _dots(pixels, 40, 40, 4, 4)  # "…" with 4 px between
+    _dots(pixels, 120, 30, 3, 1)  # a 3 px "…" drawn almost touching
+    _dots(pixels, 200, 30, 4, 3, upright=True)  # "⋮"
+    for i in range(4):  # a dotted rule
+        pixels[120:124, 40 + 8 * i : 44 + 8 * i] = 120
+    pixels[160:172, 200:260] = 40  # a word's ink, then its ellipsis right after it
+    _dots(pixels, 262, 168, 3, 2)
+    menus = sorted(w.box.center for w in detect_widgets(pixels) if w.name == "more")
+    assert len(menus) == 3, menus
+    assert [abs(c[0] - x) <= 2 and abs(c[1] - y) <= 2 for c, (x, y) in
+            zip(menus, [(50, 42), (125, 31), (202, 41)], strict=True)] == [True] * 3  # fmt: skip
