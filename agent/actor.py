@@ -68,7 +68,7 @@ from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
 from clickwright.errors import StepFailed, TaskError
 from clickwright.parsers.colours import palette
-from clickwright.parsers.fusion import TextBox
+from clickwright.parsers.fusion import MARKED_WORD, TextBox
 from clickwright.types import (
     Action,
     Box,
@@ -257,14 +257,19 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
              and e.box.x < element.box.x + 0.15 * element.box.w]  # fmt: skip
     if start:  # a row the parser read whole, its box inside at its start
         return min(start, key=lambda e: e.box.x)
-    if element.kind in OWN_CONTROLS:
-        return None  # a button is no row's label ("Save board" beside a logo read as a box)
+    if element.kind in OWN_CONTROLS or MARKED_WORD.match(element.text):
+        return None  # a button is no row's label ("Save board" beside a logo read as a box),
+        # nor is a toolbar's flat "⬇ Archive" beside a list's select-all box
+    def on_its_line(e: Element) -> bool:  # a box may be centred on a row of two lines
+        if e.kind not in TOGGLES:
+            return e.box.y <= middle <= e.box.bottom
+        shared = min(e.box.bottom, element.box.bottom) - max(e.box.y, element.box.y)
+        return shared > 0.25 * element.box.h
+
     before = [
         e
         for e in screen.elements
-        if e.box.right <= element.box.x + 4
-        and e.box.y <= middle <= e.box.bottom
-        and e.id != element.id
+        if e.box.right <= element.box.x + 4 and on_its_line(e) and e.id != element.id
     ]
     peers = [e.box for e in before if e.kind == element.kind and e.interactive]
     boxes = [e for e in before if e.kind in TOGGLES

@@ -1471,6 +1471,8 @@ def _rows_to_tick(screen: Screen, words: str, button: Element, clause: str) -> l
         shown = showing_words(screen, key, rows=True)
         if not shown and (cell := _row_showing(screen, part)) is not None:
             shown = [cell]  # "the hotel receipt": a row that shows both words, apart
+        if not shown:
+            shown = coloured_set(screen, part, every=True) or []  # "… that have a red dot"
         rows = [e for e in shown
                 if abs(e.box.center[1] - button.box.center[1]) > button.box.h]  # fmt: skip
         ticked = [e for e in rows if _tick_box(screen, e) is not None]

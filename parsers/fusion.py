@@ -997,6 +997,10 @@ def holding(boxes: list[Box], holders: list[Box]) -> np.ndarray:
     return centred & (inter >= 0.5 * (np.clip(bw, 0, None) * np.clip(bh, 0, None))[:, None])
 
 
+MARKED_WORD = re.compile(r"[^\w\s]\s+[^\W\d_]")
+"""A mark, a space, a word: a flat button's icon and label, never a toggle's label."""
+
+
 def _pair_toggles(
     toggles: list[Widget], texts: list[TextBox]
 ) -> list[tuple[Widget, TextBox | None]]:
@@ -1008,6 +1012,8 @@ def _pair_toggles(
             gap = text.box.x - box.right
             same_row = abs(text.box.center[1] - box.center[1]) <= max(box.h, text.box.h) / 2
             covers = text.box.contains_point(*box.center)  # OCR read glyph and label as one
+            if not covers and MARKED_WORD.match(text.text):
+                continue  # "⬇ Archive" beside a list's select-all box: a toolbar's flat button
             if same_row and (covers or -box.w / 2 <= gap <= TOGGLE_GAP * box.w):
                 options.append((0 if covers else max(gap, 0), t_index, x_index))
     paired: dict[int, TextBox] = {}

@@ -1257,6 +1257,9 @@ def test_a_flat_toolbar_button_acts_on_the_rows_ticked_first():
         ("check", "Tom Berg", None),
         ("click", "x Delete", None),
     ]
+    from clickwright.agent.actor import row_toggle
+
+    assert row_toggle(mail, el(9, "link", "↓ Archive", (241, 78, 67, 19))) is None  # no label
 
 
 def test_a_documents_heading_is_its_first_line_past_the_mark_that_makes_it_one():

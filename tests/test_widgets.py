@@ -483,6 +483,9 @@ def test_a_toggle_takes_the_text_on_its_right_and_keeps_its_state() -> None:
     assert accept.box == Box(20, 98, 110, 18) and accept.interactive
     assert one(elements, text="Small").kind == "radio"
     assert one(elements, text="Elsewhere").kind == "text"
+    select_all = Widget(Box(214, 82, 13, 13), "checkbox", 0.85)  # a toolbar's flat button after
+    flat = fuse([text(241, 78, 67, 19, "↓ Archive")], [select_all])  # a list's select-all box
+    assert one(flat, text="↓ Archive").kind == "text" and one(flat, kind="checkbox").text == ""
 
 
 def test_a_switch_is_named_by_the_text_beside_it() -> None:
