@@ -19,6 +19,7 @@ from clickwright.agent.dates import date_in, month, months_in, parse_date, same_
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.errors import StepFailed
 from clickwright.parsers.colours import colour_of, flat_fill, hue_mark, painted, palette
+from clickwright.parsers.fusion import MARKED_WORD
 from clickwright.parsers.icons import default_namer
 from clickwright.parsers.links import is_link
 from clickwright.parsers.shapes import SHAPE_NAMES
@@ -79,6 +80,7 @@ def echoes(text: str, task: str, description: str) -> bool:
         return False  # "The new bike" for "the new bike": the name, its article cut or not
     return (
         len(shown) >= 10
+        and (len(shown.split()) >= 3 or len(shown) >= 16)  # a line of words, not "✖ Receipts"
         and fuzz.partial_ratio(shown, task) >= 90
         and (len(shown) > len(wanted) + 3 or fuzz.ratio(shown, wanted) < 90)
     )
@@ -152,6 +154,9 @@ def rank(
         words = [w for w in _named(normalize(bare)) if lex.ordinal(w) is None
                  and lex.number(w) is None and palette().name_in(w) is None]  # fmt: skip
         found = [c for c in found if _holds(c.element, words)]  # not "Click a photo, …"
+        found.sort(key=lambda c: (-(text_similarity(bare, c.element.text or c.element.name)
+                                    // 10), -c.score))  # fmt: skip  # "x Receipts" for "the
+        # Receipts folder", before a mail's "Receipt for booking …"
         if not found:  # the one that says cat
             shown = _by_words(screen, bare, kind, new_since, near, echo_of)
             found = [c for c in shown if set(words) <= set(_words_shown(c.element))]
@@ -196,8 +201,10 @@ def _by_words(
         if part is not None and kind == "link" and _drawn_as_link(screen, part):
             score += 10
             reasons.append("drawn as a link")
+        flat = kind == "button" and element.kind in ("text", "link") and MARKED_WORD.match(
+            element.text)  # a toolbar's "⬇ Archive": a button drawn with no outline
         if kind is not None:
-            if element.kind == kind:
+            if element.kind == kind or flat:
                 score += 8
                 reasons.append(f"is a {kind}")
             elif element.kind not in KIND_FAMILIES.get(kind, frozenset({kind})):
@@ -494,15 +501,18 @@ def _owner(screen: Screen, mark: Element) -> Element | None:
     texts = [e for e in screen.elements if e.kind in OWNER_KINDS
              and len(e.text.strip()) > 1 and not e.box.contains(mark.box)]  # fmt: skip
     holders = sorted((e for e in screen.elements if e.kind in HOLDER_KINDS
-                      and e.box.area > mark.box.area and e.box.contains(mark.box)),
-                     key=lambda e: e.box.area)  # fmt: skip
+                      and e.box.area > mark.box.area and e.box.contains(mark.box)
+                      and (e.kind != "list_item" or e.text.strip()
+                           or any(e.box.contains(t.box, slack=2) for t in texts))),
+                     key=lambda e: e.box.area)  # fmt: skip  # (a row round the mark alone is none)
     if holders and holders[0].kind in ("combo", "input") and holders[0].text.strip():
         return holders[0]  # a card read as a field, its title its text: the card
     middle, half = mark.box.center[1], mark.box.h / 2
     level = [e for e in texts if abs(e.box.center[1] - middle) <= max(e.box.h / 2, half)
              and (not holders or holders[0].box.contains(e.box, slack=2))]  # fmt: skip
     if level:  # on its line, in what holds it (not a word on that line across the screen)
-        return min(level, key=lambda e: abs(e.box.center[0] - mark.box.center[0]))
+        return min(level, key=lambda e: (_distance(mark.box, e.box),
+                                          abs(e.box.center[0] - mark.box.center[0])))  # fmt: skip
     for holder in holders:
         if inside := [e for e in texts if holder.box.contains(e.box)]:
             words = [e for e in inside if len(e.text.strip()) > 2] or inside  # not "JL", "3"

@@ -1518,7 +1518,10 @@ def _buttons(screen: Screen, label: str) -> list[Element]:
     ("install" finds "Install now", "pay" finds "Pay $9")."""
     one = normalize(label) if len(label.split()) == 1 else ""
     exact, starting = [], []
-    rows = [e.box for e in screen.elements if e.kind == "list_item"]  # a folder list's "✖ Trash"
+    flats = [e.box for e in screen.elements
+             if e.kind == "text" and _FLAT_BUTTON.fullmatch((e.text or "").strip())]  # fmt: skip
+    rows = [e.box for e in screen.elements if e.kind == "list_item"  # a folder list's "✖ Trash",
+            and sum(e.box.contains(f, slack=2) for f in flats) < 2]  # fmt: skip  # not a toolbar
     for e in screen.elements:
         text = e.text or e.name
         if e.kind == "text" and (flat := _FLAT_BUTTON.fullmatch(text.strip())):

@@ -242,6 +242,8 @@ class _Region:
         if ring.shape != outline.shape or ring[outline].mean() < 0.85:
             return None  # the outline must close all round
         filled_in = _accent(self.frame.pixels[self.window][self.mask > 0])
+        if filled_in and self.ink.sum() < BLANK_INSIDE * self.filled.sum():
+            return None  # one flat colour with no tick or dot in it: a mail's coloured dot
         marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
         # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
         # a tick splits a filled box's inside into a ragged shape.
@@ -608,6 +610,11 @@ def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
     return found
 
 
+BLANK_INSIDE = 0.02
+"""Share of its inside a toggle filled with an accent colour has in a mark of another colour
+(a tick, a dot) at least: a checked box or radio shows one."""
+
+
 def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
     """The icon button a marked "check box" or "radio" really is, if it is one.
 
@@ -755,6 +762,8 @@ DOTS = ((3, 10), (8, 40))
 """px: the short and long sides of a "more" menu's three dots, as edges band them (1x to 2x)."""
 DOT_INK = 20
 """Grey levels from the background at which a pixel is a dot's ink."""
+DOT_FILL = 0.6
+"""Share of its square a dot's ink fills at least (a letter's strokes fill less)."""
 DOT_GAP = 5
 """px: the widest gap between two dots of one menu that the edges are joined across."""
 
@@ -796,10 +805,13 @@ def _three_dots(ink: np.ndarray) -> bool:
     if len(runs) != 3:
         return False
     sizes = [b - a for a, b in runs]
-    across = [int(ink.take(range(a, b), axis=along).any(axis=along).sum()) for a, b in runs]
+    dots = [ink.take(range(a, b), axis=along) for a, b in runs]
+    across = [int(dot.any(axis=along).sum()) for dot in dots]
+    solid = all(dot.sum() >= DOT_FILL * size * wide for dot, size, wide in zip(dots, sizes, across,
+                                                                            strict=True))  # fmt: skip
     gaps = [runs[1][0] - runs[0][1], runs[2][0] - runs[1][1]]
     return (max(sizes) - min(sizes) <= 1 and abs(gaps[0] - gaps[1]) <= 1 and gaps[0] >= 1
-            and all(abs(a - b) <= 2 for a, b in zip(sizes, across, strict=True)))  # fmt: skip
+            and all(abs(a - b) <= 2 for a, b in zip(sizes, across, strict=True)) and solid)  # fmt: skip
 
 
 def _runs(line: np.ndarray) -> list[tuple[int, int]]:

@@ -785,3 +785,16 @@ def test_three_dots_are_a_more_menu_and_a_dotted_rule_or_a_word_is_not() -> None
     assert len(menus) == 3, menus
     assert [abs(c[0] - x) <= 2 and abs(c[1] - y) <= 2 for c, (x, y) in
             zip(menus, [(50, 42), (125, 31), (202, 41)], strict=True)] == [True] * 3  # fmt: skip
+
+
+def test_a_flat_coloured_dot_is_no_radio_but_a_filled_radio_with_its_dot_is() -> None:
+    """A mail row's orange dot is one flat colour; a checked GTK radio is an accent disc with
+    a white dot in it."""
+    import cv2
+
+    pixels = np.full((80, 200, 3), 255, np.uint8)
+    cv2.circle(pixels, (40, 40), 6, (240, 150, 20), -1, cv2.LINE_AA)  # the mail's orange dot
+    cv2.circle(pixels, (140, 40), 7, (53, 132, 228), -1, cv2.LINE_AA)  # a checked radio
+    cv2.circle(pixels, (140, 40), 2, (255, 255, 255), -1, cv2.LINE_AA)
+    toggles = [w for w in detect_widgets(pixels) if w.kind in ("radio", "checkbox")]
+    assert [abs(w.box.center[0] - 140) <= 2 for w in toggles] == [True], toggles
