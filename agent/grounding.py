@@ -164,7 +164,35 @@ def rank(
         text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
     ):
         return found  # "select Purple": an option's label, not a colour to look for
-    return _by_colour(screen, description, colour, kind, echo_of) or found
+    return (_by_colour(screen, description, colour, kind, echo_of)
+            or _by_shade(screen, description, colour, kind, echo_of) or found)  # fmt: skip
+
+
+SHADE_WAYS = {"dark": 1, "deep": 1, "light": -1, "pale": -1, "bright": -1}
+"""A word before a hue that picks, among the things of that hue, the darkest (1) or the
+lightest (-1)."""
+
+
+def _by_shade(
+    screen: Screen, description: str, colour: tuple[str, int, int], kind: str | None, echo_of: str
+) -> list[Candidate]:
+    """ "the dark green swatch" where no swatch is called dark green (a palette's green is
+    CSS green, darker than the light green beside it): the darkest of the greens."""
+    said, (_, start, end) = description.split(), colour
+    way = SHADE_WAYS.get(said[start].lower())
+    if way is None or end - start < 2:
+        return []
+    hue = " ".join(["shades", "of", *said[start + 1 : end]])
+    plain = " ".join([*said[:start], hue, *said[end:]])
+    if (named := palette().name_in(plain)) is None:
+        return []
+    found = _by_colour(screen, plain, named, kind, echo_of)
+
+    def lightness(c: Candidate) -> float:
+        rgb = colour_of(screen.frame.pixels, c.element.box)
+        return float(np.mean(rgb)) if rgb is not None else 128.0
+
+    return sorted(found, key=lambda c: way * lightness(c))
 
 
 SAID_AS_IS = 90.0

@@ -294,3 +294,18 @@ def test_a_rows_flag_label_ink_and_highlight_each_name_it():
     assert rank(mail, "the email whose subject is in red text")[0].element.text == "Security"
     assert rank(mail, "the email highlighted in yellow")[0].element.text.startswith("Ana Lima")
     assert rank(mail, "the blue button")[0].element.text == "Archive"  # not the Work pill
+
+
+def test_a_dark_or_light_hue_said_of_a_palette_is_its_darkest_or_lightest_of_that_hue():
+    """GTK's palette has CSS green (0, 128, 0) beside light green; nothing in it is CSS dark
+    green, yet a person calls the first "the dark green one"."""
+    pixels = page((60, 200))
+    swatches = {"green": ((0, 128, 0), 20), "light green": ((144, 238, 144), 60),
+                "red": ((255, 0, 0), 100)}  # fmt: skip
+    elements = []
+    for i, (name, (fill, x)) in enumerate(swatches.items()):
+        pixels[20:38, x : x + 18] = fill
+        elements.append(Element(i, Box(x, 20, 18, 18), "icon", name=f"{name} square"))
+    screen = Screen(Frame(pixels), tuple(elements))
+    assert rank(screen, "dark green swatch")[0].element.name == "green square"
+    assert rank(screen, "light green swatch")[0].element.name == "light green square"
