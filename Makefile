@@ -26,7 +26,7 @@ demo: venv
 test: venv
 	@status=0; \
 	$(PY) -m pytest -q -m "not slow" -n 2 $(PYTEST_ARGS) || { s=$$?; [ $$s = 5 ] || status=$$s; }; \
-	$(PY) -m pytest -q -m slow $(PYTEST_ARGS) || { s=$$?; [ $$s = 5 ] || status=$$s; }; \
+	$(PY) -m pytest -q -m slow --durations=12 $(PYTEST_ARGS) || { s=$$?; [ $$s = 5 ] || status=$$s; }; \
 	exit $$status
 
 unit: venv
