@@ -195,6 +195,8 @@ def _by_shade(
     return sorted(found, key=lambda c: way * lightness(c))
 
 
+MARK_LINES = 3
+"""Line heights a coloured mark (a dot, a flag, a label pill) is at most across."""
 SAID_AS_IS = 90.0
 """Similarity at which a colour's words are an element's own text ("Purple", "Red team")."""
 
@@ -287,8 +289,11 @@ def _by_colour(
         if mark_words & INK_WORDS:  # "whose subject is in red text": the letters' own colour
             return _owners(screen, [m for m in found if m.element.kind == "text"], name)
         worded = [m for m in found if mark_words & WORDED_MARKS and _pill(screen, m.element)]
-        marks = worded or [m for m in found if not m.element.text.strip()] or _painted(
-            screen, name)  # fmt: skip
+        marks = worded or [m for m in found if not m.element.text.strip()
+                           and m.element.kind != "container"] or _painted(
+            screen, name)  # fmt: skip  # (a green photo is no green dot)
+        small = MARK_LINES * _line_height(screen)  # a dot or a flag, not a green photo
+        marks = [m for m in marks if max(m.element.box.w, m.element.box.h) <= small] or marks
         rows = [m for m in marks if not _in_legend(screen, m.element)]  # not the key's dot
         return _owners(screen, rows or marks, name)
     shades = bool({w.lower() for w in said} & lexicon().shade_words)
