@@ -242,8 +242,9 @@ class _Region:
         if ring.shape != outline.shape or ring[outline].mean() < 0.85:
             return None  # the outline must close all round
         filled_in = _accent(self.frame.pixels[self.window][self.mask > 0])
-        if filled_in and self.ink.sum() < BLANK_INSIDE * self.filled.sum():
-            return None  # one flat colour with no tick or dot in it: a mail's coloured dot
+        if filled_in and _flat_disc(self.frame.pixels, box):
+            return Widget(box, "icon", 0.5, name="dot")  # one flat colour with no dot or ring
+            # in it: a mail's coloured dot, a photo's tag
         marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
         # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
         # a tick splits a filled box's inside into a ragged shape.
@@ -610,9 +611,18 @@ def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
     return found
 
 
-BLANK_INSIDE = 0.02
-"""Share of its inside a toggle filled with an accent colour has in a mark of another colour
-(a tick, a dot) at least: a checked box or radio shows one."""
+FLAT_SPREAD = 40
+"""Grey levels a coloured dot's middle spans at most: a checked radio's has a white dot or
+ring in it."""
+
+
+def _flat_disc(pixels: np.ndarray, box: Box) -> bool:
+    """A round mark of one flat colour: its middle half, in every channel, all one colour."""
+    if not _round(_silhouette(pixels, box)):
+        return False
+    middle = pixels[box.y + box.h // 4 : box.bottom - box.h // 4,
+                    box.x + box.w // 4 : box.right - box.w // 4].reshape(-1, 3).astype(int)  # fmt: skip
+    return middle.size > 0 and int((middle.max(axis=0) - middle.min(axis=0)).max()) < FLAT_SPREAD
 
 
 def _icon_not_toggle(pixels: np.ndarray, box: Box, kind: ElementKind) -> Widget | None:
