@@ -611,17 +611,23 @@ def selection_block(pixels: np.ndarray, field: Box) -> Box | None:
     return found
 
 
+RIM = 0.15
+"""Share of a round mark's side its anti-aliased rim may take."""
 FLAT_SPREAD = 40
 """Grey levels a coloured dot's middle spans at most: a checked radio's has a white dot or
 ring in it."""
 
 
 def _flat_disc(pixels: np.ndarray, box: Box) -> bool:
-    """A round mark of one flat colour: its middle half, in every channel, all one colour."""
+    """A round mark of one flat colour: all but its rim, in every channel, one colour (a
+    checked radio's white ring lies well inside its rim, at any scale)."""
     if not _round(_silhouette(pixels, box)):
         return False
-    middle = pixels[box.y + box.h // 4 : box.bottom - box.h // 4,
-                    box.x + box.w // 4 : box.right - box.w // 4].reshape(-1, 3).astype(int)  # fmt: skip
+    patch = pixels[box.y : box.bottom, box.x : box.right].astype(int)
+    rows, columns = np.indices(patch.shape[:2])
+    radius = min(box.w, box.h) / 2
+    inside = np.hypot(rows + 0.5 - box.h / 2, columns + 0.5 - box.w / 2) <= (1 - 2 * RIM) * radius
+    middle = patch[inside]
     return middle.size > 0 and int((middle.max(axis=0) - middle.min(axis=0)).max()) < FLAT_SPREAD
 
 
@@ -1331,8 +1337,9 @@ def _choice_cards(widgets: list[Widget]) -> list[Widget]:
 
 
 def _a_knob(widget: Widget, sliders: list[Widget]) -> bool:
-    """A round thumb drawn apart from its track reads as a radio button on its own."""
-    return widget.kind in TOGGLES and any(
+    """A round thumb drawn apart from its track reads as a radio button (or a flat dot) on
+    its own."""
+    return (widget.kind in TOGGLES or widget.name == "dot") and any(
         s.box.contains(widget.box, slack=2) and widget.box.h >= 0.7 * s.box.h for s in sliders
     )
 
