@@ -117,7 +117,7 @@ def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:
     shortest = max(UNDER_MIN, box.h // 2)
     spans: list[tuple[int, int]] = []
     for row in range(1, ink.shape[0]):  # the first row is only what lies over the second
-        for start, end in _runs(ink[row]):
+        for start, end in runs(ink[row]):
             if end - start < shortest or start == 0 or end == ink.shape[1]:
                 continue  # too short for a line, or running on past the text: a border
             gap = ink[row - 1, start:end].mean()
@@ -127,7 +127,7 @@ def underlines(pixels: np.ndarray, box: Box) -> list[tuple[int, int]]:
     return merged_spans(spans)
 
 
-def _runs(line: np.ndarray) -> list[tuple[int, int]]:
+def runs(line: np.ndarray) -> list[tuple[int, int]]:
     """(start, end) of each run of True in a boolean row."""
     padded = np.concatenate([[False], line, [False]]).astype(np.int8)
     edges = np.flatnonzero(np.diff(padded))

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from clickwright.parsers.icons import NEGATIVE, default_namer
+from clickwright.parsers.links import runs as ink_runs
 from clickwright.types import Box, ElementKind
 
 EDGE_CONTRAST = 10  # grey levels; a dark Fusion line edit differs from its window by only 18
@@ -817,7 +818,7 @@ def _dot_menus(frame: _Frame, found: list[Widget]) -> list[Widget]:
 def _three_dots(ink: np.ndarray) -> bool:
     """Whether the ink is three round dots of one size, evenly spaced, in a row or a column."""
     along = 1 if ink.shape[1] > ink.shape[0] else 0  # the axis the dots run along
-    runs = _runs(ink.any(axis=1 - along))
+    runs = ink_runs(ink.any(axis=1 - along))
     if len(runs) != 3:
         return False
     sizes = [b - a for a, b in runs]
@@ -828,12 +829,6 @@ def _three_dots(ink: np.ndarray) -> bool:
     gaps = [runs[1][0] - runs[0][1], runs[2][0] - runs[1][1]]
     return (max(sizes) - min(sizes) <= 1 and abs(gaps[0] - gaps[1]) <= 1 and gaps[0] >= 1
             and all(abs(a - b) <= 2 for a, b in zip(sizes, across, strict=True)) and solid)  # fmt: skip
-
-
-def _runs(line: np.ndarray) -> list[tuple[int, int]]:
-    """The [start, end) runs of True in a 1-D boolean array."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], line.astype(np.int8), [0]])))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
 
 
 def _clickable(ink: Box, width: int, height: int) -> Box:
