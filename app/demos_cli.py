@@ -68,11 +68,16 @@ def record(
                 start_program(device, launch)
             keys = f" or {hotkey}" if hotkey else ""
             where = f"display {device.display}" if device.kind == "desktop" else device.kind
-            out.print(
-                f"recording on {where}: work in your app, then press Ctrl+C{keys} to stop and save",
-                highlight=False,
+            recording = listen(
+                device,
+                stop,
+                on_heard=_print_heard,
+                on_ready=lambda: out.print(
+                    f"recording on {where}: work in your app, then press Ctrl+C{keys} to stop"
+                    " and save",
+                    highlight=False,
+                ),
             )
-            recording = listen(device, stop, on_heard=_print_heard)
             with finishing():  # a signal now must not lose what was recorded
                 out.print(f"heard {len(recording.heard)} input events; reading the screens…")
                 platform = f"desktop/{sys.platform}" if device.kind == "desktop" else device.kind

@@ -453,7 +453,9 @@ class AndroidDevice(Device):
 
     # ---- recording ----------------------------------------------------------------------------
 
-    def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
+    def input_events(
+        self, stop: threading.Event, ready: threading.Event | None = None
+    ) -> Iterator[InputEvent]:
         """Taps, long presses and swipes the person makes on the phone's touch screen, read from
         `getevent` (the rotation is read once, when listening starts).
 
@@ -475,6 +477,8 @@ class AndroidDevice(Device):
         connection = self._call("starting getevent", listen)
         connection.conn.settimeout(0.2)
         pending = b""
+        if ready is not None:
+            ready.set()
         try:
             while not stop.is_set():
                 try:

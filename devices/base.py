@@ -47,9 +47,12 @@ class Device(ABC):
         none), or None where it cannot be read: the agent then works from the pixels alone."""
         return None
 
-    def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
+    def input_events(
+        self, stop: threading.Event, ready: threading.Event | None = None
+    ) -> Iterator[InputEvent]:
         """What the person at this device does, as it happens, until `stop` is set: what the
-        recorder listens to. Devices that cannot listen say so."""
+        recorder listens to. `ready` is set once nothing the person does can be missed any more
+        (the recorder says "recording" only then). Devices that cannot listen say so."""
         raise DeviceError(f"recording is not supported on a {self.kind} device")
 
     def describe(self) -> dict[str, Any]:

@@ -383,7 +383,9 @@ class DesktopDevice(Device):
                 process.kill()
         self.launched.clear()
 
-    def input_events(self, stop: threading.Event) -> Iterator[InputEvent]:
+    def input_events(
+        self, stop: threading.Event, ready: threading.Event | None = None
+    ) -> Iterator[InputEvent]:
         """Real mouse and keyboard events on this monitor, through pynput, until `stop` is set.
 
         Pointer moves are reported only while a button is held (the path of a drag): the recorder
@@ -437,6 +439,8 @@ class DesktopDevice(Device):
         try:
             for listener in listeners:
                 listener.wait()
+            if ready is not None:
+                ready.set()
             while not stop.is_set() or not heard.empty():
                 try:
                     yield heard.get(timeout=0.1)

@@ -124,8 +124,7 @@ def record_customer(display: VirtualDisplay, device, parser: ScreenParser, tmp: 
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
-        assert "recording on display" in recorder.stdout.readline()
-        time.sleep(2)  # the listener starts right after that line; the caller cannot see when
+        assert "recording on display" in recorder.stdout.readline()  # said once it listens
         started = time.monotonic()
         for label, text in (("Name", "Ada Lovelace"), ("Email", "ada@example.com")):
             press_on(display.name, device, parser, label, "input")

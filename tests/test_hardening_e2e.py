@@ -241,8 +241,7 @@ def test_a_recording_stopped_by_a_signal_is_saved(tmp_path, own_display):
             ignore_sigint=True,
         )
         try:
-            assert "recording on display" in recorder.stdout.readline()
-            time.sleep(2)
+            assert "recording on display" in recorder.stdout.readline()  # listening by now
             parser = ScreenParser()
             press_on(own_display.name, device, parser, "Pro", "radio")
             press_on(own_display.name, device, parser, "Team", "radio")

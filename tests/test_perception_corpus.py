@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_perception_controls import settled
+from test_perception_controls import capture, settled
 
 from clickwright.parsers.screen_parser import ScreenParser
 from clickwright.types import Frame, Screen
@@ -103,8 +103,11 @@ def chromium(display, page: str, scale: int, profile: Path) -> Iterator[None]:  
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        time.sleep(2)  # the window opens blank before the page is drawn
+    try:  # the window opens blank before the page is drawn: wait for its text's shades
+        deadline = time.monotonic() + 20
+        while len(np.unique(capture(display)[::4, ::4].reshape(-1, 3), axis=0)) < 16:
+            assert time.monotonic() < deadline, "the page was never drawn"
+            time.sleep(0.2)
         yield
     finally:
         browser.terminate()

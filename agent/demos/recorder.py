@@ -125,8 +125,10 @@ def listen(
     stop: threading.Event,
     on_heard: Callable[[Heard], None] | None = None,
     interval: float = 0.05,
+    on_ready: Callable[[], None] | None = None,
 ) -> Recording:
-    """Record the person's input on `device` until `stop` is set or Ctrl+C.
+    """Record the person's input on `device` until `stop` is set or Ctrl+C; `on_ready` is
+    called once the device hears everything, so "go ahead" is never said too early.
 
     The screen is captured every `interval` seconds; a frame equal to the one before it is
     stable, and each event gets the last stable frame from before it, so a click's frame shows
@@ -134,10 +136,11 @@ def listen(
     """
     events: queue.Queue[InputEvent] = queue.Queue()
     failed: list[BaseException] = []
+    ready = threading.Event()
 
     def pump() -> None:
         try:
-            for event in device.input_events(stop):
+            for event in device.input_events(stop, ready):
                 events.put(event)
         except BaseException as exc:  # handed to the main thread, which raises it
             failed.append(exc)
@@ -156,6 +159,9 @@ def listen(
             if frame.same_as(previous) and not frame.same_as(stable[-1]):
                 stable.append(frame)
             previous = frame
+            if on_ready is not None and ready.is_set():
+                on_ready()
+                on_ready = None
             while not events.empty():
                 event = events.get()
                 if heard and (event.kind in ("move", "key_up", "up") or _typing_on(event, heard)):
