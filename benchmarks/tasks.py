@@ -47,7 +47,11 @@ things should be, sets of things by colour): all dev, measured against set 6's h
 Set 9 (benchmarks/tasks_dev9/ and benchmarks/tasks_heldout6/: colours, selecting text, dragging,
 editing in text editors, values cut out of a sentence) was written by a helper as one set and split
 the same way with the salt "clickwright-set9/" (`split_set9`), its held-out half "heldout6"; the
-engineers read only tasks_dev9.
+engineers read only tasks_dev9. Set 10 (benchmarks/tasks_dev10/ and benchmarks/tasks_heldout7/:
+selecting text and acting on it, targets named by colour, ordinary web forms, tables, settings and
+dialogs, editing in text editors, values cut out of a sentence) was written by a helper as one set
+and split the same way with the salt "clickwright-set10/" (`split_set10`), its held-out half
+"heldout7"; the engineers read only tasks_dev10.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -108,6 +112,7 @@ SET4_SALT = "clickwright-set4/"
 SET5_SALT = "clickwright-set5/"
 SET6_SALT = "clickwright-set6/"
 SET9_SALT = "clickwright-set9/"
+SET10_SALT = "clickwright-set10/"
 WHOLE_SPLITS = {
     "tasks_heldout2": "heldout2",
     "tasks_dev2": "dev",
@@ -122,10 +127,21 @@ WHOLE_SPLITS = {
     "tasks_dev8": "dev",
     "tasks_dev9": "dev",
     "tasks_heldout6": "heldout6",
+    "tasks_dev10": "dev",
+    "tasks_heldout7": "heldout7",
 }
-"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 6,
-and the second to ninth dev sets."""
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 7,
+and the second to tenth dev sets."""
+SPLITS = (
+    "dev",
+    "heldout",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+    "heldout6",
+    "heldout7",
+)
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
     "zenity": "zenity",
@@ -311,6 +327,11 @@ def split_set6(tasks: list[Task]) -> dict[str, str]:
 def split_set9(tasks: list[Task]) -> dict[str, str]:
     """Set 9's fixed rule (`split_set` with the salt "clickwright-set9/"): "heldout6" or "dev"."""
     return split_set(tasks, SET9_SALT, "heldout6")
+
+
+def split_set10(tasks: list[Task]) -> dict[str, str]:
+    """Set 10's fixed rule (`split_set` with the salt "clickwright-set10/"): "heldout7" or "dev"."""
+    return split_set(tasks, SET10_SALT, "heldout7")
 
 
 def problems(tasks: list[Task]) -> list[str]:

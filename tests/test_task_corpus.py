@@ -451,3 +451,78 @@ def test_split_set_is_the_rule_of_set_9() -> None:
     assert tc.split_set(set9, "clickwright-set9/", "heldout6") == tc.split_set9(set9)
     assert set(tc.split_set9(set9).values()) == {"dev", "heldout6"}
     assert tc.split_set(set9, "clickwright-set6/", "heldout6") != tc.split_set9(set9)
+
+
+# ---- set 10 (benchmarks/tasks_dev10/ + tasks_heldout7/): selecting text, colours, ordinary web
+# forms, tables, settings and dialogs, editors, values cut out of a sentence; one set split by a
+# fixed rule, checked for form only, never printed
+
+DEV10 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev10")
+HELDOUT7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout7")
+SET10_CLASSES = {"colour", "text-selection", "editor", "cut-value"}
+
+
+def test_set_10_is_sound_and_split_by_its_rule() -> None:
+    """Both halves together follow split_set10 (per program, the first half of the ids in
+    sha256("clickwright-set10/<id>") order held out; web tasks by page)."""
+    both = [*DEV10, *HELDOUT7]
+    assert tc.problems(both) == []
+    assert {t.split for t in DEV10} == {"dev"} and {t.split for t in HELDOUT7} == {"heldout7"}
+    assert {t.id: t.split for t in both} == tc.split_set10(both)
+    assert all(t.reference for t in both)  # each check is tested by a run that does the task
+    assert all(t.id.startswith("s10-") for t in both)
+    assert len(both) == 40 and len(DEV10) == len(HELDOUT7)
+    web = [t for t in both if t.program == "chromium"]
+    assert len(web) >= 24 and {t.scale for t in web} == {1, 2}
+    assert 0.25 <= sum(t.scale == 2 for t in web) / len(web) <= 0.4  # about a third at scale 2
+    pages = {half: {t.setup["page"] for t in half_tasks if t.program == "chromium"}
+             for half, half_tasks in (("dev", DEV10), ("held", HELDOUT7))}  # fmt: skip
+    assert len(pages["dev"]) == len(pages["held"]) == 3 and not pages["dev"] & pages["held"]
+    for half in ("tasks_dev10", "tasks_heldout7"):  # each page lives in one folder only
+        on_disk = {p.name for p in (ROOT / "benchmarks" / half / "web").iterdir()}
+        assert on_disk == pages["dev" if half == "tasks_dev10" else "held"]
+    desktop = [t for t in both if t.program != "chromium"]
+    assert len(desktop) >= 12 and all(t.program in tc.ALL_PROGRAMS for t in desktop)
+    assert EDITORS <= {t.program for t in desktop}
+    for program in {t.program for t in desktop}:  # an even count per program: half held out
+        counts = [sum(t.program == program for t in half) for half in (DEV10, HELDOUT7)]
+        assert counts[0] == counts[1]
+    for t in both:  # an editor task is checked on the file the editor saved
+        assert "editor" not in t.classes or (t.program in EDITORS and t.check["kind"] == "file")
+    for half in (DEV10, HELDOUT7):
+        assert SET10_CLASSES <= {c for t in half for c in t.classes}
+    focus = SET10_CLASSES | {"list", "row-by-content", "find-hidden"}
+    assert all(set(t.classes) & focus for t in both)
+
+
+def test_set_10_shares_no_id_or_page_with_other_sets() -> None:
+    dev7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev7")
+    dev8 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev8")
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5]
+    others += [*dev7, *dev8, *DEV9, *HELDOUT6]
+    both = [*DEV10, *HELDOUT7]
+    assert not {t.id for t in both} & {t.id for t in others}
+    assert tc.problems([*others, *both]) == []  # every corpus side by side
+    def page(t: tc.Task) -> str:
+        return (t.corpus / "web" / t.setup["page"]).read_text(encoding="utf-8")
+
+    texts = {page(t) for t in others if t.program == "chromium"}
+    assert not any(page(t) in texts for t in both if t.program == "chromium")  # pages are new
+
+
+def test_set_10_rule_catches_a_moved_task() -> None:
+    both = [*DEV10, *HELDOUT7]
+    for first, to in ((HELDOUT7[0], "dev"), (DEV10[0], "heldout7")):
+        moved = tc.Task(**{**first.__dict__, "split": to})
+        changed = [moved if t.id == first.id else t for t in both]
+        assert {t.id: t.split for t in changed} != tc.split_set10(changed)
+        assert any("held out whole" in line for line in tc.problems([moved]))
+
+
+def test_split_set_is_the_rule_of_set_10() -> None:
+    """split_set10 is split_set with its own salt and held-out name."""
+    set10 = [*DEV10, *HELDOUT7]
+    assert tc.split_set(set10, "clickwright-set10/", "heldout7") == tc.split_set10(set10)
+    assert set(tc.split_set10(set10).values()) == {"dev", "heldout7"}
+    assert tc.split_set(set10, "clickwright-set9/", "heldout7") != tc.split_set10(set10)
+    assert tc.SPLITS[-1] == "heldout7" and tc.WHOLE_SPLITS["tasks_heldout7"] == "heldout7"
