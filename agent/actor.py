@@ -36,6 +36,7 @@ from clickwright.agent.grounding import (
     fields,
     grid_cell,
     in_scope,
+    moved_band,
     normalize,
     of_kind,
     rank,
@@ -103,8 +104,9 @@ MAX_SCROLLS = 6
 """Scrolls down a page or list in search of a target before giving up."""
 PARAGRAPH_SLACK = 12
 """px: a paragraph seen again after a scroll ends (or starts) this near where it did."""
-PART_PAGE = 2
-"""Wheel steps that move a page by less than its height, so nothing on it is skipped."""
+PART_PAGE = 1
+"""Wheel steps of a first scroll, which moves even a small pane by less than its height, so
+nothing in it is skipped; later ones are sized by how far it moved (`_page_of_clicks`)."""
 END_CLICKS = 15
 """Wheel steps of each scroll "to the bottom", repeated until nothing moves."""
 
@@ -119,13 +121,14 @@ NEXT_ARROWS = (">", "›", "»", ">>", "→")
 
 
 def _page_of_clicks(before: Screen, after: Screen, clicks: int) -> int:
-    """Wheel clicks for the next scroll to move the page about two thirds of what is in view,
-    so nothing scrolls by unseen (a click moves 100 pixels in one program, 3 lines in
-    another, twice that at device scale 2); as many as before when the move is not known."""
-    moved = scrolled_by(before, after)
+    """Wheel clicks for the next scroll to move the page, or the pane that scrolled, about two
+    thirds of what is in view, so nothing scrolls by unseen (a click moves 100 pixels in one
+    program, 3 lines in another, twice that at device scale 2); as many as before when the
+    move is not known."""
+    band = moved_band(before.frame.pixels, after.frame.pixels)
+    moved, view = band or (scrolled_by(before, after), after.frame.size[1])
     if not moved or moved < 0:
         return clicks
-    view = after.frame.size[1]
     return max(1, min(MAX_CLICKS, int(PAGE_SHARE * view * clicks / moved)))
 
 
@@ -410,6 +413,9 @@ class OfflineActor:
         self._seen: tuple[Screen, Screen] | None = None
         self._row: Box | None = None
         """The row or card a step said for several of them acts in now."""
+        self._row_moved = 0
+        """How far the list moved up (pixels) while acting in that row: scrolled to its
+        buttons below the fold."""
         self._list: Box | None = None
         """The open list box the last option was chosen in: the next one said with it ("select
         A, B from the list") is looked for there, though its highlight hides the box."""
@@ -713,6 +719,9 @@ class OfflineActor:
         target = step.target or ""
         task = self.state.task
         said = value_source(target, None) == target and read_value(self.screen, target, task)
+        last = (lexicon().ordinal(target.split()[0]) or 0) < 0 if said else False
+        if last and said and self._to_text_end(step, said):
+            said = read_value(self.screen, target, task) or said  # the last word, scrolled to
         if said:  # "find the 2nd word in the paragraph": a value to read, not a thing to see
             self.state.memory.values[normalize(target)] = said
             self.record_noop(step, f"{target} is {said!r}")
@@ -744,6 +753,27 @@ class OfflineActor:
             self.state.memory.values[normalize(target)] = value
         self.state.memory.found = target
         self.record_noop(step, f"'{target}' is on screen" + (f": {value}" if value else ""))
+
+    def _to_text_end(self, step: Step, shown: str) -> bool:
+        """The text a last word (line) was read in, scrolled to its end when its box cuts it
+        off (its last line read ends near the box's bottom): whether anything moved."""
+        lines = [e for e in self.screen.elements
+                 if e.kind in ("text", "link") and shown in e.text]  # fmt: skip
+        if not lines:
+            return False
+        last = max(lines, key=lambda e: e.box.bottom).box
+        boxes = [e.box for e in self.screen.elements
+                 if e.kind == "container" and e.box.contains(last, slack=2)]  # fmt: skip
+        pane = min(boxes, key=lambda b: b.area) if boxes else None
+        if pane is None or pane.bottom - last.bottom > 1.5 * last.h:
+            return False  # room for another line under it (one cut in half is not read)
+        moved = False
+        for _ in range(MAX_SCROLLS):
+            if not self._scroll_once(step, "the text goes on below its box", END_CLICKS,
+                                     pane.center):  # fmt: skip
+                return moved
+            moved = True
+        return moved
 
     @staticmethod
     def _searching(step: Step) -> bool:
@@ -1279,30 +1309,37 @@ class OfflineActor:
         words = row_words(step.scope or "")
         one = replace(step, rows=None)
         done: list[tuple[int, int]] = []  # where on the page, whatever was scrolled
-        offset, last = 0, None
+        offset, last, amount = 0, None, PART_PAGE
         for _ in range(MAX_SCROLLS):
-            shown = showing_words(self.screen, words, rows=True)
+            shown, moved = showing_words(self.screen, words, rows=True), 0
             for element in shown:
                 if step.rows and len(done) >= step.rows:
                     return
                 if _at_one_of(element.box, offset, done):
                     continue
-                self._row = last = scope_round(self.screen, element, shown)
+                self._row, self._row_moved = scope_round(self.screen, element, shown), 0
                 try:
                     self.carry_out(one)
                 finally:
-                    self._row = None
+                    last, self._row = self._row, None
                 done.append((element.box.x, element.box.y + offset))
+                moved = self._row_moved
+                offset += moved
+                if moved:
+                    break  # scrolled to its buttons: the rows shown are read again
             if (step.rows and len(done) >= step.rows) or last is None:
                 break
+            if moved:
+                continue
             before = self.screen
-            if not self._scroll_once(step, "more of them may be further down", PART_PAGE,
+            if not self._scroll_once(step, "more of them may be further down", amount,
                                      (last.x + 4, last.center[1])):  # fmt: skip
                 break
             moved = scrolled_by(before, self.screen)
             if moved is None:
                 break  # nothing to tell which rows were done already
             offset += moved
+            amount = _page_of_clicks(before, self.screen, amount)
         if not done or (step.rows and len(done) < step.rows):
             raise StepFailed(
                 f"could not {step.clause!r}: {len(done)} row(s) or card(s) show "
@@ -1579,16 +1616,36 @@ class OfflineActor:
 
     def _scroll_down(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Scroll the page (or the list under the pointer) down until the target shows or the
-        page stops moving."""
+        page stops moving; in a row or card, the list it is in (a feed beside the page)."""
         amount = PART_PAGE
         for _ in range(MAX_SCROLLS):
-            before = self.screen
-            if not self._scroll_once(step, f"{description!r} is not on screen", amount):
+            before, row = self.screen, self._row
+            at = (row.x + 4, row.center[1]) if row is not None else None
+            if not self._scroll_once(step, f"{description!r} is not on screen", amount, at):
+                return False
+            if row is not None and not self._follow_row(step, before):
                 return False
             if shown():
                 return True
             amount = _page_of_clicks(before, self.screen, amount)
         return False
+
+    def _follow_row(self, step: Step, before: Screen) -> bool:
+        """The row acted in, where the scroll just put it: the one showing the scope's words
+        nearest where it should be now; False when it cannot be told how far things moved."""
+        moved, row = scrolled_by(before, self.screen), self._row
+        if moved is None or row is None:
+            return False
+        self._row_moved += moved
+        shown = showing_words(self.screen, row_words(step.scope or ""), rows=True)
+        near = [e for e in shown if abs(e.box.y - (row.y - moved)) <= row.h]
+        now = row.y - moved
+        self._row = (
+            scope_round(self.screen, min(near, key=lambda e: abs(e.box.y - now)), shown)
+            if near
+            else Box(row.x, now, row.w, row.h)
+        )
+        return True
 
     def _scroll_once(
         self, step: Step, why: str, amount: int = 5, at: Point | None = None

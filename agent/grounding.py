@@ -215,8 +215,11 @@ def _by_words(
     if kind in ("input", "combo", "container"):
         scored.extend(_inputs_by_label(screen, description, kind, echo_of))
     for element in screen.elements:
-        if echo_of and element.kind in ECHO_KINDS and echoes(element.text, echo_of, description):
-            continue
+        if echo_of and (
+            (element.kind in ECHO_KINDS and echoes(element.text, echo_of, description))
+            or (not element.text and echoes(element.name, echo_of, description))
+        ):
+            continue  # a line of the instruction, or a box named after one
         similarity = text_similarity(description, element.text)
         if element.kind == "icon" or not element.text:  # an icon is known by its name
             named = lexicon().icon_words.get(description.strip().lower(), description)
@@ -916,9 +919,13 @@ def without_article(words: str) -> str:
 
 
 def scrolled_by(before: Screen, after: Screen) -> int | None:
-    """How far the page moved up between two screens, in pixels: the shift most pairs of the
-    same words at about the same x agree on (a text cut at the top is read a little apart;
-    what did not move, a title or a footer, is left out); None when too few agree."""
+    """How far the page moved up between two screens, in pixels: told by the pixels of the
+    part that changed where they tell it, else the shift most pairs of the same words at
+    about the same x agree on (a text cut at the top is read a little apart; what did not
+    move, a title or a footer, is left out); None when neither can tell."""
+    moved = moved_band(before.frame.pixels, after.frame.pixels)
+    if moved is not None:
+        return moved[0]
     shifts = sorted(
         old.box.y - new.box.y
         for old in before.elements
@@ -936,6 +943,69 @@ def scrolled_by(before: Screen, after: Screen) -> int | None:
 
 SCROLL_SLACK = 16
 """px: shifts this close are one scroll (texts cut at the frame's top are read a bit apart)."""
+SHIFT_OVERLAP = 12
+"""px: fewest rows of the part that changed that must be seen both before and after."""
+SHIFT_MATCH = 0.9
+"""Share of the overlap's drawn rows that must be alike under the shift."""
+SCROLL_BAR = 14
+"""px: the width at a pane's right edge its scroll bar may take."""
+SHIFT_GAP = 8
+"""px: columns that did not change, this many side by side, part two bands that did."""
+
+
+def moved_band(before: np.ndarray, after: np.ndarray) -> tuple[int, int] | None:
+    """How far the part of the screen that changed moved up, and how tall that part is (the
+    pane that scrolled), from its pixels: the shift under
+    which its rows, before and after, are alike (words are fooled by a feed whose posts
+    repeat their authors every few lines; the posts' other lines are not alike). Each band
+    of columns that changed is tried, widest first (a clock ticking beside a list is no part
+    of it). None when no shift makes one line up: it changed in place, or moved too far."""
+    if before.shape != after.shape or before.ndim != 3:
+        return None
+    old = before.astype(np.int16).sum(axis=2)
+    new = after.astype(np.int16).sum(axis=2)
+    changed = old != new
+    cols = np.flatnonzero(changed.any(axis=0))
+    if cols.size == 0:
+        return None
+    bands = np.split(cols, np.flatnonzero(np.diff(cols) > SHIFT_GAP) + 1)
+    for band in sorted(bands, key=len, reverse=True):
+        left, right = int(band[0]), int(band[-1]) + 1
+        rows = np.flatnonzero(changed[:, left:right].any(axis=1))
+        if right - left < SHIFT_OVERLAP or rows.size < 2 * SHIFT_OVERLAP:
+            break
+        moved = _band_shift(old[rows[0] : rows[-1] + 1, left:right],
+                            new[rows[0] : rows[-1] + 1, left:right])  # fmt: skip
+        if moved is not None:
+            return moved, int(rows[-1] + 1 - rows[0])
+    return None
+
+
+def _band_shift(old: np.ndarray, new: np.ndarray) -> int | None:
+    if old.shape[1] > 3 * SCROLL_BAR:  # its scroll bar's thumb moves with no row
+        old, new = old[:, :-SCROLL_BAR], new[:, :-SCROLL_BAR]
+    height, width = old.shape[0], min(old.shape[1], 64)
+
+    def signature(grey: np.ndarray) -> np.ndarray:  # each row, a few column means
+        return cv2.resize(grey.astype(np.float32) / 3, (width, height),
+                          interpolation=cv2.INTER_AREA)  # fmt: skip
+
+    was, now = signature(old), signature(new)
+    drawn = was.std(axis=1) > 2  # a blank row matches any other blank row
+    best: tuple[float, float, int] | None = None
+    for shift in range(-(height - SHIFT_OVERLAP), height - SHIFT_OVERLAP + 1):
+        if shift == 0:
+            continue
+        part, moved = (slice(shift, None), slice(None, height - shift)) if shift > 0 else (
+            slice(None, height + shift), slice(-shift, None))  # fmt: skip
+        ink = drawn[part]
+        if ink.sum() < SHIFT_OVERLAP:
+            continue
+        alike = (np.abs(was[part] - now[moved]) < 12).all(axis=1)  # a hover tint is alike
+        share = float((alike & ink).sum() / ink.sum())
+        if best is None or (share, float(ink.sum())) > best[:2]:
+            best = (share, float(ink.sum()), shift)
+    return best[2] if best is not None and best[0] >= SHIFT_MATCH else None
 
 
 def shows_words(

@@ -4,12 +4,13 @@ real pages are in test_perception_controls and the task corpus)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from clickwright.agent.actor import OfflineActor
 from clickwright.agent.clauses import Step
-from clickwright.agent.grounding import card_box, scrolled_by
+from clickwright.agent.grounding import card_box, moved_band, scrolled_by
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.setting import _in_card, quantity
 from clickwright.types import Box, Element, Frame, Screen
@@ -361,3 +362,35 @@ def test_the_sliders_get_the_numbers_in_reading_order():
     assert [n for _, n in _sliders_for(shown, "the sliders", "[11,19,5]")] == ["11", "19", "5"]
     assert _sliders_for(shown, "the sliders", "[11,19]") == []  # not one number each
     assert _sliders_for(shown, "the slider", "[11,19,5]") == []
+
+
+def _feed(top: int, hover: int | None = None) -> np.ndarray:
+    """A 160-pixel pane of posts drawn with cv2, scrolled `top` pixels down, beside a clock
+    that ticks; each post repeats its author's name (what fools words) above a text of its
+    own, and the post under the pointer (`hover`, a y in the pane) is tinted."""
+    page = np.full((1200, 150, 3), 255, np.uint8)
+    for n in range(24):
+        y = 10 + n * 50
+        cv2.putText(page, "Lane @kasie", (6, y + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
+        cv2.putText(page, f"post {n * 37 % 101} says {'xo' * (n % 5 + 1)}", (6, y + 32),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, (40, 40, 40), 1)  # fmt: skip
+        cv2.line(page, (0, y + 44), (150, y + 44), (220, 220, 220), 1)
+    pane = page[top : top + 160].copy()
+    if hover is not None:
+        post = (hover + top - 10) // 50 * 50 + 10 - top
+        band = pane[max(post, 0) : max(post + 44, 0)]
+        band[band.sum(axis=2) == 765] = (245, 248, 250)
+    frame = np.full((240, 320, 3), 230, np.uint8)
+    frame[40:200, 0:150] = pane
+    frame[40 + top * 160 // 1200 : 60 + top * 160 // 1200, 152:158] = 120  # the scroll bar
+    cv2.putText(frame, f"Time left: {20 - top // 50}s", (180, 80), cv2.FONT_HERSHEY_SIMPLEX,
+                0.4, (0, 0, 0), 1)  # fmt: skip
+    return frame
+
+
+def test_how_far_a_pane_moved_is_read_from_its_pixels_when_words_repeat() -> None:
+    moved = moved_band(_feed(0), _feed(90, hover=140))
+    assert moved is not None and moved[0] == 90 and 150 <= moved[1] <= 160
+    assert moved_band(_feed(90), _feed(0))[0] == -90  # back up
+    assert moved_band(_feed(0), _feed(0, hover=50)) is None  # only a tint: nothing moved
+    assert moved_band(_feed(0), _feed(400)) is None  # too far to overlap: words must tell

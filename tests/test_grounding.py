@@ -146,6 +146,10 @@ def test_a_text_repeating_the_task_is_never_the_target():
     # a label the task quotes whole is still a target
     label = screen(el(0, "checkbox", "Subscribe to newsletter", (0, 0, 200, 20)))
     assert rank(label, "Subscribe to newsletter", echo_of="check Subscribe to newsletter")
+    # nor is a box named after a line of it (the post under a wrapped instruction)
+    task = 'Click the "Reply" button on 1 post by @lyda and then click Submit.'
+    named = screen(el(0, "container", "", (0, 40, 150, 60), name="by @lyda and then click Submit."))
+    assert rank(named, "Submit", echo_of=task) == []
 
 
 def test_a_bare_kind_picks_elements_of_that_kind_in_reading_order():
