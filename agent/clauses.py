@@ -146,7 +146,9 @@ CLASSIC_WORDS = frozenset(re.findall(r"[a-z]+", _CLASSIC_VERBS)) - {"s", "to"}
 """The one-word verbs the classic grammar knows."""
 # Verbs that are also common button labels: after "click X and", alone, they stay in the name
 # ("click Save and Close").
-_LABEL_LIKE = frozenset({"close", "save", "cancel", "continue", "next", "back", "open", "ok"})
+_LABEL_LIKE = frozenset(
+    {"close", "save", "cancel", "continue", "next", "back", "open", "ok", "apply", "publish"}
+)
 
 
 def _verbs_pattern() -> str:
@@ -271,12 +273,10 @@ def clauses(task: str) -> list[str]:
         cuts.append(s)
     pieces = []
     subject = None  # what a remark before a colon was about ("the kids' room is chilly:")
-    for index, piece in enumerate(split_at(task, cuts)):
-        masked_piece = _masked(piece)
-        start = LEADING.match(masked_piece).end()  # type: ignore[union-attr]  # "" at worst
-        end = _TRAILING.search(masked_piece, start).start()  # type: ignore[union-attr]
-        end = _before_trailer(masked_piece, start, end)
-        clause = piece[start:end].strip()
+    trimmed = [_trimmed(piece) for piece in split_at(task, cuts)]
+    for index, clause in enumerate(trimmed):
+        if index + 1 < len(trimmed) and _at_fault(clause) and _IT.search(trimmed[index + 1]):
+            remarks.add(index)  # "The old line is out of date. Delete it."
         if index in remarks or _MIND_CHANGED.fullmatch(clause):
             said = _SAID_OF.match(clause) or _MIND_CHANGED.fullmatch(clause)
             subject = said["subject"] if said else None
@@ -288,6 +288,27 @@ def clauses(task: str) -> list[str]:
             pieces.append(clause)
             subject = None
     return _with_scopes(_shared_objects(pieces))
+
+
+def _trimmed(piece: str) -> str:
+    """A piece of the task without the fillers and trailers round its clause."""
+    masked = _masked(piece)
+    start = LEADING.match(masked).end()  # type: ignore[union-attr]  # "" at worst
+    end = _TRAILING.search(masked, start).start()  # type: ignore[union-attr]
+    return piece[start : _before_trailer(masked, start, end)].strip()
+
+
+def _at_fault(clause: str) -> bool:
+    """Whether the clause only says what is wrong with a thing ("X is out of date")."""
+    said = _SAID_OF.match(clause)
+    return (
+        said is not None
+        and not STARTS_STEP.match(clause)
+        and any(
+            re.fullmatch(rf"(?:\w+\s+)?{re.escape(f)}\W*", clause[said.end() :].strip(), re.I)
+            for f in lexicon().faults
+        )
+    )
 
 
 _SAID_OF = re.compile(

@@ -75,6 +75,17 @@ def _shows(screen: Screen, text: str) -> bool:
     return found * 2 >= len(wanted)
 
 
+def _beyond(screen: Screen, text: str, area: Element | None) -> bool:
+    """Whether a copy holds lines shown outside the text area: the focus was on the page, and
+    Ctrl+A took all of it (a web page's heading and menus with its editor's text)."""
+    if area is None:
+        return False
+    copied = normalize(text)
+    outside = [" ".join(normalize(e.text) for e in row) for row in text_lines(screen)
+               if not area.box.contains_point(*row[0].box.center)]  # fmt: skip
+    return any(len(line) >= 8 and line in copied for line in outside)
+
+
 def _text_area(screen: Screen) -> Element | None:
     """The largest field or pane that holds lines of text: where a click puts the caret."""
     lines = [e for e in screen.elements if e.kind in TEXT_KINDS and e.text.strip()]
@@ -97,10 +108,10 @@ def document(actor: OfflineActor, step: Step) -> str | None:
     if state.device.clipboard() is None:
         return None
     shown = actor.screen  # before the selection's highlight, which OCR reads worse
-    text = _copied(actor, step)
-    if text is not None and _shows(shown, text):
-        return text
     area = _text_area(shown)
+    text = _copied(actor, step)
+    if text is not None and _shows(shown, text) and not _beyond(shown, text, area):
+        return text
     if area is None:
         return None
     actor.click_element(step, area, "putting the caret in the text")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from clickwright.agent import passages
 from clickwright.agent.editing import (
+    _beyond,
     comment_marker,
     commented,
     inserted,
@@ -13,6 +16,7 @@ from clickwright.agent.editing import (
     replaced,
     words_deleted,
 )
+from clickwright.types import Box, Element, Frame, Screen
 
 
 def test_words_are_replaced_as_whole_words_in_any_case_once_or_everywhere():
@@ -104,3 +108,22 @@ def test_the_comment_marker_is_the_files_kind_else_the_texts_own():
     assert comment_marker(CODE, ["settings.ini"]) == ";"
     assert comment_marker("-- a query\nselect 1\n", ["Untitled"]) == "--"
     assert comment_marker(CODE, []) == "#"
+
+
+def test_a_copy_of_the_whole_page_is_not_the_editors_text():
+    """Ctrl+A with the focus on a web page takes its heading too: that copy is the page's."""
+
+    def el(i: int, kind: str, text: str, box: tuple[int, int, int, int]) -> Element:
+        return Element(i, Box(*box), kind, text)
+
+    page = Screen(Frame(np.zeros((400, 600, 3), np.uint8)), (
+        el(0, "text", "Edit article: VPN access", (20, 10, 300, 24)),
+        el(1, "container", "", (20, 60, 500, 200)),
+        el(2, "text", "Install the client first.", (30, 70, 300, 18)),
+        el(3, "text", "Then log in with your badge.", (30, 95, 300, 18)),
+    ))  # fmt: skip
+    area = page.elements[1]
+    editor = "Install the client first.\nThen log in with your badge.\n"
+    assert not _beyond(page, editor, area)
+    assert _beyond(page, "Edit article: VPN access\n" + editor, area)
+    assert not _beyond(page, "Edit article: VPN access\n" + editor, None)

@@ -542,3 +542,23 @@ def test_a_step_on_the_post_by_someone_acts_in_that_post():
 def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
     task = "The item with the green dot comes from the market, so drag it down to the very bottom"
     assert steps(task) == [S("drag", "item with the green dot", where="position", nth=-1)]
+
+
+@pytest.mark.parametrize(
+    ("task", "read"),
+    [
+        ("make the word mandatory bold and publish the page",
+         [("highlight", "mandatory", None), ("intent", None, "bold"), ("label", "page", "publish")]),
+        ("bold the second sentence", [("highlight", "second sentence", None), ("intent", None, "bold")]),
+        ("take the sentence about the cat out of the note, then press OK",
+         [("delete", "sentence about the cat in the note", None), ("click", "OK", None)]),
+        ("its called GlobalProtect, not GlobalConnect", [("change", "GlobalConnect", "GlobalProtect")]),
+        ("The sentence about the old client is out of date. Delete it and publish.",
+         [("delete", "sentence about the old client", None), ("label", None, "publish")]),
+        ("click Save and Apply", [("click", "Save and Apply", None)]),
+    ],
+)  # fmt: skip
+def test_formatting_taking_out_corrections_and_faults_are_read_as_meant(task, read):
+    """"make X bold" selects X first; "take X out of Y" deletes; "it's called X, not Y"
+    corrects Y; a sentence saying what is wrong with a thing is what "it" is next."""
+    assert [(s.verb, s.target, s.text) for s in interpret(task)] == read
