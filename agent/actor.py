@@ -70,6 +70,7 @@ from clickwright.devices.base import Point
 from clickwright.errors import StepFailed, TaskError
 from clickwright.parsers.colours import palette
 from clickwright.parsers.fusion import MARKED_WORD, TextBox
+from clickwright.text import without_glyph
 from clickwright.types import (
     Action,
     Box,
@@ -481,7 +482,7 @@ class OfflineActor:
         if acted is None:
             return False
         label, shown_before = acted
-        verb = [w for w in words_of(label)[:1] if w.isalpha()]  # an act's verb, not a file name
+        verb = [w for w in words_of(without_glyph(label))[:1] if w.isalpha()]  # not a file name
         negations = {" ".join(n) for n in lexicon().negations}
         same = [
             b

@@ -203,7 +203,7 @@ def _note_confirmation(state: RunState, action: Action, element: Element | None,
         if action.enter:
             memory.unconfirmed = ""
     elif action.type in ("click", "double_click"):
-        if element.kind in ("button", "menuitem", "list_item", "link") and element.text:
+        if element.kind in ("button", "menuitem", "list_item", "link", "text") and element.text:
             shown = frozenset(tuple(e.box) for e in before.elements if e.kind == "button")
             memory.acted = (element.text, shown)
         if element.kind in _CHOICES:

@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 from clickwright.agent.clauses import clauses
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.runlog import looks_secret
-from clickwright.text import normalize
+from clickwright.text import normalize, without_glyph
 from clickwright.types import Action, Element
 
 Approval = Literal["once", "always", "deny"]
@@ -147,9 +147,10 @@ class Consent:
         words = set(said) | {a + b for a, b in zip(said, said[1:], strict=False)}  # Checkout
         if action.type == "hotkey":
             return all(key in words or _KEY_WORDS.get(key, key) in words for key in action.keys)
-        if _act_said(self.said, risk.label):
+        label = without_glyph(risk.label)
+        if _act_said(self.said, label):
             return True
-        named = set(normalize(risk.label).split()) - _FILLER
+        named = set(normalize(label).split()) - _FILLER
         risky = {w for w in named if _RISKY.fullmatch(w)}
         said_verb = bool(_bases(risky) & _bases(words))
         return bool(named) and (named <= words or said_verb and named - risky <= _OBJECTS | words)

@@ -1409,13 +1409,13 @@ def _row_verb(verb: str, words: str, clause: str, screen: Screen) -> Settled | N
             return None  # rows with menus, more than the page shows: the row may be elsewhere
         click = Step("click", clause, target=label, scope=row)  # on another page: looked for
         return Settled([click], f"'{label}' on the row that shows '{row}', once found")
-    middle = key.box.center[1]
+    middle, shown = key.box.center[1], key.text or key.name
     acts = [e for e in screen.elements if e.id != key.id and e.kind in ("button", "icon", "link")
             and e.box.y <= middle <= e.box.bottom]  # fmt: skip
-    if not acts:
+    if not acts or not shown:
         return None
-    click = Step("click", clause, target=label, scope=key.text)
-    return Settled([click], f"'{label}' on the row that shows '{key.text}'")
+    click = Step("click", clause, target=label, scope=shown)
+    return Settled([click], f"'{label}' on the row that shows '{shown}'")
 
 
 def _row_key(screen: Screen, words: str) -> Element | None:
@@ -1723,6 +1723,8 @@ def _delete(step: Step, screen: Screen) -> Settled:
             return _label(Step("label", step.clause, text=label, target=target), screen)
     if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")
+    if not in_the_text and (acted := _row_verb(verb, target, step.clause, screen)):
+        return acted  # "delete the customer in Tromsø": its row's Delete, in its menu maybe
     if not in_the_text and not _document(screen):  # no editor: a button that deletes it
         label = f"{verb[:1].upper()}{verb[1:]} {target}"
         click = Step("click", step.clause, target=label, kind="button", where="exact")

@@ -28,6 +28,15 @@ TRUNCATED = 0.5
 """Share of a name a cut-off text must show to stand for it."""
 
 
+_GLYPH = re.compile(r"^(?:[^\w\s]|[a-z])\s+(?=[A-Z]\w)")
+
+
+def without_glyph(label: str) -> str:
+    """A button's label without the icon before it, read as a mark or a lone small letter
+    ("x Delete customer", "* Delete customer" for a bin drawn before the words)."""
+    return _GLYPH.sub("", label)
+
+
 def text_similarity(wanted: str, seen: str) -> float:
     """0-100: how well an element's text matches what the user named."""
     a, b = normalize(wanted), normalize(seen)

@@ -120,6 +120,14 @@ def orders() -> Screen:
     return Screen(Frame(dotted(*menus)), tuple(elements))
 
 
+def test_delete_said_of_a_row_by_a_cell_is_that_rows_delete():
+    """ "delete the customer that's based in Tromsø": no Delete button shows, so the row
+    that shows Tromsø acts, through its menu if need be; no button called all of that."""
+    on = orders()
+    said = "Please delete the order that's from Kenji Watanabe"
+    assert read(said, on) == [("click", "Delete", None, {"scope": "Kenji Watanabe"})]
+
+
 def test_an_unknown_verb_on_a_row_is_that_rows_action_kept_in_its_menu():
     on = orders()
     assert row_menu(on, Box(150, 144, 120, 18)).box == Box(700, 140, 36, 26)

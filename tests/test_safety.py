@@ -47,6 +47,10 @@ REMOVE = Element(7, Box(0, 0, 80, 20), "button", "Remove", interactive=True)
         ("Give Bobine the message you received from Cora",
          Element(10, Box(0, 0, 80, 20), "button", "Send", interactive=True), True),  # forward
         ("Give Bobine the pen", Element(10, Box(0, 0, 80, 20), "button", "Send"), False),
+        ("delete the customer in Tromsø",  # a bin icon read as a letter before its label
+         Element(11, Box(0, 0, 80, 20), "menuitem", "x Delete customer"), True),
+        ("tick the customer in Tromsø",
+         Element(11, Box(0, 0, 80, 20), "menuitem", "x Delete customer"), False),
     ],
 )
 def test_a_click_is_consented_when_the_task_names_it(task, element, consented):
