@@ -119,6 +119,20 @@ def document(actor: OfflineActor, step: Step) -> str | None:
     return text if text is not None and _shows(shown, text) else None
 
 
+def _in_text_area(actor: OfflineActor, step: Step, copied: str) -> str | None:
+    """The text of the screen's pane of lines, clicked into, when the copy came from
+    elsewhere (a dialog's one-line field had the focus); None when it is the same text."""
+    shown = actor.screen
+    named = [e for e in shown.elements if step.scope and e.kind in ("input", "container")
+             and text_similarity(step.scope, e.name) >= 80]  # fmt: skip  # "in the message"
+    area = min(named, key=lambda e: e.box.area) if named else _text_area(shown)
+    if area is None:
+        return None
+    actor.click_element(step, area, "putting the caret in the text")
+    text = _copied(actor, step)
+    return text if text is not None and text != copied and _shows(shown, text) else None
+
+
 def rewrite(
     actor: OfflineActor, step: Step, edit: Edit, missing: str, before: str | None = None
 ) -> bool:
@@ -129,6 +143,8 @@ def rewrite(
     if before is None or len(before) > MAX_DOCUMENT:
         return False
     after = edit(before)
+    if after is None and (other := _in_text_area(actor, step, before)) is not None:
+        before, after = other, edit(other)  # the focus was in another field ("To")
     if after is None:
         raise StepFailed(f"could not {step.clause!r}: the text holds no {missing}")
     if after == before:
@@ -254,6 +270,9 @@ def value_on_line(about: str, new: str, old: str | None = None, words: bool = Tr
             span = m.span()
         elif kind is not None and (found := list(lexicon().values[kind].finditer(line))):
             span = found[-1].span()  # the value comes after what it is of
+        elif _AMOUNT.fullmatch(new.strip()) and (found := list(_AMOUNT_IN.finditer(line))):
+            named = line.lower().find(about.lower().split()[-1]) if about.split() else 0
+            span = min(found, key=lambda m: abs(m.start() - named)).span()  # "250 g butter"
         elif words and (m := re.search(r"[:=]\s*(\S.*?)\s*$", line)):
             span = m.span(1)
         else:
@@ -419,6 +438,12 @@ def _select(actor: OfflineActor, step: Step, part: Box, words: str) -> None:
                 f"selecting '{words}'")  # fmt: skip
 
 
+_AMOUNT_IN = re.compile(r"(?<![\w.])\d[\d.,]*(?:\s?[^\W\d_]{1,3}\b\.?)?")
+"""An amount inside a line: a number and a short unit right after it ("250 g", "5 dl")."""
+_AMOUNT = re.compile(r"[-+]?\d[\d ,.]*\s*[^\W\d_]{0,5}\.?|[$€£]\s*\d[\d ,.]*")
+"""A number, with a short unit after it or a currency before ("200 g", "3 dl", "$4.50")."""
+
+
 def change_text(actor: OfflineActor, step: Step) -> None:
     """Replace the words `step.old` (or, with `step.where` a value kind such as "email", the
     value of that kind the text shows) by `step.text` where the screen shows them; with
@@ -442,7 +467,10 @@ def change_text(actor: OfflineActor, step: Step) -> None:
     what = f"'{step.old}'" if step.old else f"{step.where}"
     edit = replaced(old, new, step.every, step.nth) if old else None
     if edit and step.old and not step.every and step.nth is None:
-        edit = _either(edit, value_on_line(step.old, new, words=False))  # "the price of X"
+        on_line = value_on_line(step.old, new, words=False)  # "the price of X"
+        amount = _AMOUNT.fullmatch(new.strip()) and not re.search(r"\d", step.old)
+        edit = _either(on_line, edit) if amount else _either(edit, on_line)
+        # "change the butter to 200 g": the amount on the butter's line, not the word
     if edit and rewrite(actor, step, edit, what):
         return
     done = 0

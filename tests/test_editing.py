@@ -14,6 +14,7 @@ from clickwright.agent.editing import (
     inserted,
     line_deleted,
     replaced,
+    value_on_line,
     words_deleted,
 )
 from clickwright.types import Box, Element, Frame, Screen
@@ -127,3 +128,11 @@ def test_a_copy_of_the_whole_page_is_not_the_editors_text():
     assert not _beyond(page, editor, area)
     assert _beyond(page, "Edit article: VPN access\n" + editor, area)
     assert not _beyond(page, "Edit article: VPN access\n" + editor, None)
+
+
+def test_an_amount_said_for_a_thing_replaces_the_amount_on_its_line():
+    """ "change the butter to 200 g": the amount beside butter, not the word butter."""
+    recipe = "Cinnamon buns (24)\n500 g flour\n250 g butter\n5 dl milk\n"
+    assert value_on_line("butter", "200 g", words=False)(recipe) == recipe.replace("250", "200")
+    assert value_on_line("milk", "4 dl", words=False)(recipe) == recipe.replace("5 dl", "4 dl")
+    assert value_on_line("timeout", "30", words=False)("TIMEOUT = 10\n") == "TIMEOUT = 30\n"

@@ -556,6 +556,7 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
         ("The sentence about the old client is out of date. Delete it and publish.",
          [("delete", "sentence about the old client", None), ("label", None, "publish")]),
         ("click Save and Apply", [("click", "Save and Apply", None)]),
+        ("make the timeout 30 in settings.py", [("set", "timeout", "30")]),
     ],
 )  # fmt: skip
 def test_formatting_taking_out_corrections_and_faults_are_read_as_meant(task, read):
