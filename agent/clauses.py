@@ -275,8 +275,9 @@ def clauses(task: str) -> list[str]:
     subject = None  # what a remark before a colon was about ("the kids' room is chilly:")
     trimmed = [_trimmed(piece) for piece in split_at(task, cuts)]
     for index, clause in enumerate(trimmed):
-        if index + 1 < len(trimmed) and _at_fault(clause) and _IT.search(trimmed[index + 1]):
-            remarks.add(index)  # "The old line is out of date. Delete it."
+        if index + 1 < len(trimmed) and _at_fault(clause):
+            remarks.add(index)  # "The old line is out of date. Delete it.": why, and what
+            # "it" is
         if index in remarks or _MIND_CHANGED.fullmatch(clause):
             said = _SAID_OF.match(clause) or _MIND_CHANGED.fullmatch(clause)
             subject = said["subject"] if said else None

@@ -288,6 +288,19 @@ def _bare_words(text: str) -> list[str]:
     return [re.sub(r"'s$", "", w) for w in re.findall(r"[\w'.@-]*\w", text.lower())]
 
 
+def duplicate_deleted(text: str) -> str | None:
+    """The later of two lines that read the same (a list with an entry in it twice)."""
+    seen: set[str] = set()
+    start = 0
+    for line in text.splitlines(keepends=True):
+        key = " ".join(line.split())
+        if key and key in seen:
+            return text[:start] + text[start + len(line) :]
+        seen.add(key)
+        start += len(line)
+    return None
+
+
 def words_deleted(words: str) -> Edit:
     """The words and one space beside them (after them, or before them at a line's end)."""
 
@@ -673,7 +686,9 @@ def delete(actor: OfflineActor, step: Step) -> None:
         actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
         return
     passage = passages.read(step.target or "")
-    if step.where == "line":
+    if step.where == "duplicate":
+        edit = duplicate_deleted
+    elif step.where == "line":
         edit = line_deleted(step.target or "", step.nth)
     elif passage.named and passage.unit != "word":  # "the last two lines", "both DEBUG lines"
         edit = lambda text: passages.removed(text, found) if (  # noqa: E731

@@ -183,6 +183,7 @@ class Lexicon:
         self.similar_to = _phrases(data["similar_to"])
         self.clause_starts = tuple(data["clause_starts"])
         self.faults = tuple(data["faults"])
+        self.duplicate_words = frozenset(data["duplicate_words"])
         self.owned_things = frozenset(data["owned_things"])
         self.mail_headers = frozenset(data["mail_headers"])
         self.placements = tuple(

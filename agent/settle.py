@@ -1723,6 +1723,8 @@ def _delete(step: Step, screen: Screen) -> Settled:
             return _label(Step("label", step.clause, text=label, target=target), screen)
     if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")
+    if " ".join(words) in lexicon().duplicate_words and _document(screen):
+        return Settled([replace(step, where="duplicate", target=None)], "the line in it twice")
     if not in_the_text and (acted := _row_verb(verb, target, step.clause, screen)):
         return acted  # "delete the customer in Tromsø": its row's Delete, in its menu maybe
     if not in_the_text and not _document(screen):  # no editor: a button that deletes it

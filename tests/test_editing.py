@@ -10,6 +10,7 @@ from clickwright.agent import passages
 from clickwright.agent.editing import (
     _beyond,
     comment_marker,
+    duplicate_deleted,
     commented,
     inserted,
     line_deleted,
@@ -136,3 +137,9 @@ def test_an_amount_said_for_a_thing_replaces_the_amount_on_its_line():
     assert value_on_line("butter", "200 g", words=False)(recipe) == recipe.replace("250", "200")
     assert value_on_line("milk", "4 dl", words=False)(recipe) == recipe.replace("5 dl", "4 dl")
     assert value_on_line("timeout", "30", words=False)("TIMEOUT = 10\n") == "TIMEOUT = 30\n"
+
+
+def test_the_later_of_two_same_lines_is_the_duplicate():
+    kept = "Decisions:\n- Action: Lena books the room\n- Action: Per\n"
+    assert duplicate_deleted(kept + "- Action: Lena books the room\n") == kept
+    assert duplicate_deleted("a\n\nb\n\nc\n") is None  # blank lines repeat, they are no entry

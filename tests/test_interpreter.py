@@ -557,6 +557,8 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
          [("delete", "sentence about the old client", None), ("label", None, "publish")]),
         ("click Save and Apply", [("click", "Save and Apply", None)]),
         ("make the timeout 30 in settings.py", [("set", "timeout", "30")]),
+        ("one of the lines is there twice. remove the duplicate and save",
+         [("delete", "duplicate", None), ("intent", None, "save")]),
     ],
 )  # fmt: skip
 def test_formatting_taking_out_corrections_and_faults_are_read_as_meant(task, read):
