@@ -304,6 +304,7 @@ def _at_fault(clause: str) -> bool:
     said = _SAID_OF.match(clause)
     return (
         said is not None
+        and ":" not in said["subject"]  # "message: I was charged twice" gives a value
         and not STARTS_STEP.match(clause)
         and any(
             re.fullmatch(rf"(?:\w+\s+)?{re.escape(f)}\W*", clause[said.end() :].strip(), re.I)
