@@ -116,13 +116,36 @@ def _locale_day_first() -> bool:
     return 0 <= day < month
 
 
-_CASED = re.compile(r"\$([ULC]?)(\d)")
-"""A group in a rewrite's meaning: $1 as said, $U1 upper case, $L1 lower, $C1 capitalised."""
-_GROUP = re.compile(r"\$[ULC]?(\d)")
+_CASED = re.compile(r"\$([ULCS]?)(\d)")
+"""A group in a rewrite's meaning: $1 as said, $U1 upper case, $L1 lower, $C1 capitalised,
+$S1 spelt right ("fix the typo recieve": receive)."""
+_GROUP = re.compile(r"\$[ULCS]?(\d)")
+
+
+@functools.cache
+def _speller() -> Any:
+    """English words by how often they are written (pyspellchecker's list, in its wheel)."""
+    from spellchecker import SpellChecker
+
+    return SpellChecker()
+
+
+def _spelt(words: str) -> str:
+    """Each word of `words` as a dictionary spells it, its capital kept; a word the list
+    knows, or has nothing close to, as it is."""
+
+    def right(m: re.Match[str]) -> str:
+        word = m[0]
+        fixed = _speller().correction(word.lower()) or word.lower()
+        return fixed[:1].upper() + fixed[1:] if word[:1].isupper() else fixed
+
+    return re.sub(r"[^\W\d_]{2,}", right, words)
 
 
 def _cased(words: str, case: str) -> str:
     """`words` in the case a rewrite asks for ("uppercase urgent": URGENT), quotes kept."""
+    if case == "S":
+        return _spelt(words)
     if case == "U":
         return words.upper()
     if case == "L":

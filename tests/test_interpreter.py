@@ -559,6 +559,9 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
         ("make the timeout 30 in settings.py", [("set", "timeout", "30")]),
         ("one of the lines is there twice. remove the duplicate and save",
          [("delete", "duplicate", None), ("intent", None, "save")]),
+        ("Fix the typo 'recieve' in the notice, then save it as a new file called b.txt",
+         [("change", "recieve", "receive"), ("save", None, "b.txt")]),  # a dictionary spells it
+        ("fix the spelling of Wendsday", [("change", "Wendsday", "Wednesday")]),
     ],
 )  # fmt: skip
 def test_formatting_taking_out_corrections_and_faults_are_read_as_meant(task, read):
