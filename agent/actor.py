@@ -105,9 +105,12 @@ MAX_SCROLLS = 6
 """Scrolls down a page or list in search of a target before giving up."""
 PARAGRAPH_SLACK = 12
 """px: a paragraph seen again after a scroll ends (or starts) this near where it did."""
-PART_PAGE = 1
-"""Wheel steps of a first scroll, which moves even a small pane by less than its height, so
-nothing in it is skipped; later ones are sized by how far it moved (`_page_of_clicks`)."""
+PART_PAGE = 2
+"""Wheel steps of a page's first scroll: less than its height, so nothing on it is skipped;
+later ones are sized by how far it moved (`_page_of_clicks`)."""
+PART_PANE = 1
+"""Wheel steps of a first scroll in a pane (a feed beside the page), which may be only a few
+lines tall."""
 END_CLICKS = 15
 """Wheel steps of each scroll "to the bottom", repeated until nothing moves."""
 
@@ -1310,7 +1313,7 @@ class OfflineActor:
         words = row_words(step.scope or "")
         one = replace(step, rows=None)
         done: list[tuple[int, int]] = []  # where on the page, whatever was scrolled
-        offset, last, amount = 0, None, PART_PAGE
+        offset, last, amount = 0, None, PART_PANE
         for _ in range(MAX_SCROLLS):
             shown, moved = showing_words(self.screen, words, rows=True), 0
             for element in shown:
@@ -1618,7 +1621,7 @@ class OfflineActor:
     def _scroll_down(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Scroll the page (or the list under the pointer) down until the target shows or the
         page stops moving; in a row or card, the list it is in (a feed beside the page)."""
-        amount = PART_PAGE
+        amount = PART_PAGE if self._row is None else PART_PANE
         for _ in range(MAX_SCROLLS):
             before, row = self.screen, self._row
             at = (row.x + 4, row.center[1]) if row is not None else None
