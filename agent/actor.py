@@ -50,6 +50,7 @@ from clickwright.agent.grounding import (
     shows_words,
     star_row,
     text_similarity,
+    words_shift,
 )
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.reading import place, value_source
@@ -130,7 +131,7 @@ def _page_of_clicks(before: Screen, after: Screen, clicks: int) -> int:
     program, 3 lines in another, twice that at device scale 2); as many as before when the
     move is not known."""
     band = moved_band(before.frame.pixels, after.frame.pixels)
-    moved, view = band or (scrolled_by(before, after), after.frame.size[1])
+    moved, view = band or (words_shift(before, after), after.frame.size[1])
     if not moved or moved < 0:
         return clicks
     return max(1, min(MAX_CLICKS, int(PAGE_SHARE * view * clicks / moved)))
@@ -723,8 +724,8 @@ class OfflineActor:
         target = step.target or ""
         task = self.state.task
         said = value_source(target, None) == target and read_value(self.screen, target, task)
-        last = (lexicon().ordinal(target.split()[0]) or 0) < 0 if said else False
-        if last and said and self._to_text_end(step, said):
+        last = bool(said) and (lexicon().ordinal(target.split()[0]) or 0) < 0
+        if last and self._to_text_end(step, said):
             said = read_value(self.screen, target, task) or said  # the last word, scrolled to
         if said:  # "find the 2nd word in the paragraph": a value to read, not a thing to see
             self.state.memory.values[normalize(target)] = said
@@ -1642,8 +1643,8 @@ class OfflineActor:
             return False
         self._row_moved += moved
         shown = showing_words(self.screen, row_words(step.scope or ""), rows=True)
-        near = [e for e in shown if abs(e.box.y - (row.y - moved)) <= row.h]
         now = row.y - moved
+        near = [e for e in shown if abs(e.box.y - now) <= row.h]
         self._row = (
             scope_round(self.screen, min(near, key=lambda e: abs(e.box.y - now)), shown)
             if near

@@ -112,6 +112,13 @@ def document(actor: OfflineActor, step: Step) -> str | None:
     text = _copied(actor, step)
     if text is not None and _shows(shown, text) and not _beyond(shown, text, area):
         return text
+    return _clicked_in(actor, step, area, shown)
+
+
+def _clicked_in(
+    actor: OfflineActor, step: Step, area: Element | None, shown: Screen
+) -> str | None:
+    """The text of `area` clicked into and copied, when the screen shows it."""
     if area is None:
         return None
     actor.click_element(step, area, "putting the caret in the text")
@@ -126,11 +133,8 @@ def _in_text_area(actor: OfflineActor, step: Step, copied: str) -> str | None:
     named = [e for e in shown.elements if step.scope and e.kind in ("input", "container")
              and text_similarity(step.scope, e.name) >= 80]  # fmt: skip  # "in the message"
     area = min(named, key=lambda e: e.box.area) if named else _text_area(shown)
-    if area is None:
-        return None
-    actor.click_element(step, area, "putting the caret in the text")
-    text = _copied(actor, step)
-    return text if text is not None and text != copied and _shows(shown, text) else None
+    text = _clicked_in(actor, step, area, shown)
+    return text if text != copied else None
 
 
 def rewrite(

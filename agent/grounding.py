@@ -924,8 +924,11 @@ def scrolled_by(before: Screen, after: Screen) -> int | None:
     about the same x agree on (a text cut at the top is read a little apart; what did not
     move, a title or a footer, is left out); None when neither can tell."""
     moved = moved_band(before.frame.pixels, after.frame.pixels)
-    if moved is not None:
-        return moved[0]
+    return moved[0] if moved is not None else words_shift(before, after)
+
+
+def words_shift(before: Screen, after: Screen) -> int | None:
+    """How far the page moved up, by the shift most pairs of the same words agree on."""
     shifts = sorted(
         old.box.y - new.box.y
         for old in before.elements
