@@ -1012,7 +1012,8 @@ def _pair_toggles(
             gap = text.box.x - box.right
             same_row = abs(text.box.center[1] - box.center[1]) <= max(box.h, text.box.h) / 2
             covers = text.box.contains_point(*box.center)  # OCR read glyph and label as one
-            if not covers and MARKED_WORD.match(text.text):
+            over = text.box.x < box.right - 2  # its mark is the toggle's edge ("] Newsletter")
+            if not (covers or over) and MARKED_WORD.match(text.text):
                 continue  # "⬇ Archive" beside a list's select-all box: a toolbar's flat button
             if same_row and (covers or -box.w / 2 <= gap <= TOGGLE_GAP * box.w):
                 options.append((0 if covers else max(gap, 0), t_index, x_index))

@@ -519,6 +519,13 @@ def test_the_toggle_glyph_ocr_read_into_the_label_is_dropped() -> None:
     assert [e.text for e in fuse(texts, widgets)] == ["Accept terms", "Offers", "Free"]
 
 
+def test_a_toggles_edge_read_as_a_mark_before_its_label_is_no_flat_buttons_icon() -> None:
+    """Chromium's check box at 200 %: OCR's line starts on the box's right edge, read "]"."""
+    box = Widget(Box(76, 392, 26, 26), "checkbox", 0.85, frozenset({"checked"}))
+    (element,) = fuse([text(95, 388, 196, 35, "] Newsletter")], [box])
+    assert (element.kind, element.text, element.state) == ("checkbox", "Newsletter", {"checked"})
+
+
 def test_an_input_is_named_by_its_label_on_the_left_or_above() -> None:
     widgets = [
         Widget(Box(80, 10, 300, 24), "input", 0.7),
