@@ -16,7 +16,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
-from clickwright.agent import clipping, editing, passages, placing, selecting, setting
+from clickwright.agent import (
+    clipping,
+    editing,
+    passages,
+    placing,
+    sections,
+    selecting,
+    setting,
+)
 from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
 from clickwright.agent.dates import parse_date
@@ -53,7 +61,7 @@ from clickwright.agent.grounding import (
     words_shift,
 )
 from clickwright.agent.lexicon import lexicon, words_of
-from clickwright.agent.reading import place, value_source
+from clickwright.agent.reading import is_pronoun, place, value_source
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import (
@@ -96,6 +104,9 @@ TOGGLES = ("checkbox", "radio", "toggle")
 EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
 """What OCR reads on a collapsed tree node's button."""
 MAX_REVEALS = 8
+SECTION_VERBS = frozenset({"change", "set", "check", "uncheck", "delete", "type", "select",
+                           "intent", "form"})  # fmt: skip
+"""Verbs whose thing may live in a section of the page the side navigation opens."""
 _CELL_REF = re.compile(r"[A-Z]{1,3}[1-9]\d{0,6}\b")
 """What a spreadsheet's name box shows: the current cell's reference."""
 SHOWN_WELL = 85.0
@@ -444,6 +455,7 @@ class OfflineActor:
             return
         if step.scope:
             self._enter_scope(step)
+        self._open_section(step)
         if step.verb == "change" and step.old and shows_words(self.screen, step.old) is None:
             self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
         try:
@@ -1482,12 +1494,48 @@ class OfflineActor:
         if where == "button":  # "click Next until you see Total"
             return self._press_until(step, description, shown, step.text or "")
         every = [self._open_found, self._open_more, self._open_nodes, self._open_tabs,
-                 self._turn_pages, self._scroll_down, self._turn_pages]  # fmt: skip
+                 self._turn_pages, self._scroll_down, self._turn_pages,
+                 self._open_sections]  # fmt: skip
         # (the pager twice: once in view, once below the fold)
         order = ways[where] if where in ways else [*every, self._open_menus]
         if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
             order.append(self._in_the_settings)  # an option named by its label, not its place
         return any(way(step, description, shown) for way in order)
+
+    def _open_section(self, step: Step) -> None:
+        """The section of the page's side navigation that the step's words name, opened first
+        when they name nothing else on the page ("rename my wifi": the Wi-Fi section)."""
+        words = step.target or step.old or ""
+        if step.verb not in SECTION_VERBS or not words or is_pronoun(words):
+            return
+        nav = sections.side_nav(self.screen)
+        entry = sections.section_for(words, nav)
+        if (
+            entry is None
+            or sections.is_open(self.screen, entry, nav)
+            or sections.shown_outside(self.screen, words, nav)
+        ):
+            return
+        name = sections.label(entry)
+        self.click_element(step, entry, f"'{words}' is in the '{name}' section: opening it")
+
+    def _open_sections(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """Each section of the page's side navigation, top to bottom, until the target shows."""
+        seen: set[str] = set()
+        for _ in range(MAX_REVEALS):
+            nav = sections.side_nav(self.screen)
+            seen |= {sections.label(e) for e in nav if sections.is_open(self.screen, e, nav)}
+            unseen = [e for e in sections.tour(nav) if sections.label(e) not in seen]
+            if not unseen:
+                return False
+            entry = unseen[0]
+            seen.add(sections.label(entry))
+            self.click_element(
+                step, entry, f"{description!r} is not on screen: the '{sections.label(entry)}' section"
+            )
+            if shown():
+                return True
+        return False
 
     def _open_found(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """The row an earlier step found, opened: "find the email by Audrey and click the

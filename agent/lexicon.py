@@ -207,6 +207,7 @@ class Lexicon:
         self.clause_starts = tuple(data["clause_starts"])
         self.faults = tuple(data["faults"])
         self.duplicate_words = frozenset(data["duplicate_words"])
+        self.exits = frozenset(data["exits"])
         self.owned_things = frozenset(data["owned_things"])
         self.mail_headers = frozenset(data["mail_headers"])
         self.placements = tuple(

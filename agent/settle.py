@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent import passages, reading
+from clickwright.agent import passages, reading, sections
 from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
@@ -1841,7 +1841,11 @@ def _change(step: Step, screen: Screen) -> Settled:
         )
         return Settled([chosen], f"'{what}' is the program itself: '{new}' is a setting of it")
     if words_of(step.clause)[:1] == ["rename"]:  # "rename the workspace": its name, not its URL
-        named = [f for f in named if {"name", "title"} & set(words_of(f.label))] or named
+        titles = [f for f in known if f.element.kind in ("input", "combo")
+                  and {"name", "title"} & set(words_of(f.label))]  # fmt: skip
+        if len(titles) == 1 and not named:  # "rename my wifi": the one name field shown
+            named = titles
+        named = [f for f in named if f in titles] or named
     if named:
         field = _best_label(named, what)
         return Settled([_set_field(field, new)], f"the field labelled '{field.label}'")
@@ -2204,6 +2208,9 @@ def _pointed(step: Step, screen: Screen) -> Settled:
             return Settled([Step("set", step.clause, text=words)], "a date")
     if not toggles and (extreme := row_by_extreme(screen, target)) is not None:
         return Settled([replace(step, target=extreme, soft=False)], f"the row '{extreme}'")
+    if toggles and (sharing := _toggle_sharing(screen, target)) is not None:
+        name = sharing.text or sharing.name
+        return Settled([replace(step, target=name, soft=False)], f"the one switch '{name}'")
 
     if (cell := _row_showing(screen, target)) is not None:
         why = f"the row that shows {' and '.join(words_of(target))}"
@@ -2327,8 +2334,10 @@ def _row_showing(screen: Screen, words: str) -> Element | None:
         have = [w for t in texts for w in words_of(t)]
         return sum(1 for w in wanted if any(fuzz.ratio(w, h) >= 85 for h in have))
 
-    bands = [band for band in text_lines(screen)  # less a list's column heads (buttons)
-             if 2 * sum(e.kind == "button" for e in band) <= len(band)]  # fmt: skip
+    nav = {e.id for e in sections.side_nav(screen)}  # a line of the page, not of its sidebar
+    bands = [[e for e in band if e.id not in nav] for band in text_lines(screen)]
+    bands = [band for band in bands  # less a list's column heads (buttons)
+             if band and 2 * sum(e.kind == "button" for e in band) <= len(band)]  # fmt: skip
     rows = [(count([e.text for e in band]), min(band, key=lambda e: e.box.x)) for band in bands]
     rows += [(count([e.text]), e) for e in screen.elements if e.kind == "list_item"]
     rows.sort(key=lambda r: -r[0])
@@ -2346,6 +2355,20 @@ def _labelled_box(screen: Screen, words: str) -> bool:
     if not _shown(screen, words):
         return False
     return rank(screen, words)[0].element.kind in ("text", "link", "list_item", *TOGGLE_KINDS)
+
+
+def _toggle_sharing(screen: Screen, words: str) -> Element | None:
+    """The one toggle on the screen whose label shares a word with what the task calls it
+    ("turn on the guest wifi": the switch labelled Guest network)."""
+    lex = lexicon()
+    said = {w for w in words_of(words) if w not in lex.determiners and len(w) > 2}
+    sharing = [
+        e
+        for e in screen.elements
+        if e.kind in TOGGLE_KINDS
+        and any(fuzz.ratio(w, h) >= SHOWN for w in said for h in words_of(e.text or e.name))
+    ]
+    return sharing[0] if len(sharing) == 1 else None
 
 
 def _toggle_named(screen: Screen, words: str) -> bool:

@@ -142,6 +142,7 @@ def detect_widgets(pixels: np.ndarray) -> list[Widget]:
     widgets = [w for w in widgets if not _a_knob(w, sliders)] + sliders
     widgets = _choice_cards(_tag_headers(_tag_cells(_tag_tabs(widgets))))
     widgets.extend(_unframed_icons(frame, widgets))
+    widgets = _toggles_among_icons(widgets)
     widgets.extend(_dot_menus(frame, widgets))
     widgets = [  # its grip is no drop-down's arrow, nor is its tall box a card
         replace(w, kind="input", state=w.state | MULTILINE)
@@ -855,9 +856,66 @@ def _in_row(box: Box, other: Box) -> bool:
 def _in_column(box: Box, other: Box) -> bool:
     """`other` is an icon-sized blob right above or below `box`, centred with it, no more than
     three of its heights away: the icons leading the rows of a sidebar."""
-    centred = abs(box.center[0] - other.center[0]) <= max(2, box.w // 4)
     gap = max(other.y - box.bottom, box.y - other.bottom)
-    return centred and _alike(box, other) and abs(box.w - other.w) <= box.w / 3 and gap <= 3 * box.h
+    return _centred(box, other) and gap <= 3 * box.h
+
+
+SIDEBAR_GAP = 6
+"""Heights between the icons leading a sidebar's rows (a two-line entry spaces them out)."""
+
+
+def _toggles_among_icons(widgets: list[Widget]) -> list[Widget]:
+    """A "check box" or "radio" in a column with two icons is one of the icons that lead a
+    sidebar's entries (a device drawn as a framed square, "blocked" as a slashed ring): a
+    form's check boxes stand in a column of check boxes, not of pictures. With one icon, two
+    "radios" both on say the same (a radio group has one on)."""
+    small = [w for w in widgets if w.kind in _SMALL]
+    group = list(range(len(small)))  # union-find over column neighbours
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, a in enumerate(small):
+        for j in range(i):
+            if _column_mates(a.box, small[j].box):
+                group[root(i)] = root(j)
+    icons: dict[int, int] = {}
+    radios_on: dict[int, int] = {}
+    for i, w in enumerate(small):
+        icons[root(i)] = icons.get(root(i), 0) + (w.kind == "icon")
+        on = w.kind == "radio" and "checked" in w.state
+        radios_on[root(i)] = radios_on.get(root(i), 0) + on
+    pictures = {
+        id(w)
+        for i, w in enumerate(small)
+        if w.kind in TOGGLES
+        and (icons[root(i)] >= 2 or (icons[root(i)] and radios_on[root(i)] >= 2))
+    }
+    return [
+        Widget(w.box, "icon", w.score, frozenset(), w.name) if id(w) in pictures else w
+        for w in widgets
+    ]
+
+
+def _column_mates(box: Box, other: Box) -> bool:
+    """Centred one above the other, of about a size, a few entries apart at most."""
+    gap = max(other.y - box.bottom, box.y - other.bottom)
+    return (
+        abs(box.center[0] - other.center[0]) <= max(2, min(box.w, other.w) // 3)
+        and max(box.h, other.h) <= 1.6 * min(box.h, other.h)
+        and 0 <= gap <= SIDEBAR_GAP * max(box.h, other.h)
+    )
+
+
+def _centred(box: Box, other: Box) -> bool:
+    """Centred one above the other, of a size."""
+    return (
+        abs(box.center[0] - other.center[0]) <= max(2, box.w // 4)
+        and _alike(box, other)
+        and abs(box.w - other.w) <= box.w / 3
+    )
 
 
 def _fold_icon_contents(widgets: list[Widget]) -> list[Widget]:
