@@ -54,7 +54,9 @@ def side_nav(screen: Screen) -> list[Element]:
 def section_for(words: str, entries: list[Element]) -> Element | None:
     """The entry the words name: the one matching their earliest word ("guest wifi": Guest
     network, not Wi-Fi; a modifier says more than the noun after it)."""
-    said = [w for w in words_of(words) if len(w) > 2]
+    lex = lexicon()
+    quiet = lex.determiners | lex.relatives | lex.relative_fillers
+    said = [w for w in words_of(words) if len(w) > 2 and w not in quiet]
     for word in said:
         named = [e for e in entries if any(_same(word, shown) for shown in words_of(label(e)))]
         if named:

@@ -526,3 +526,13 @@ def test_split_set_is_the_rule_of_set_10() -> None:
     assert set(tc.split_set10(set10).values()) == {"dev", "heldout7"}
     assert tc.split_set(set10, "clickwright-set9/", "heldout7") != tc.split_set10(set10)
     assert tc.SPLITS[-1] == "heldout7" and tc.WHOLE_SPLITS["tasks_heldout7"] == "heldout7"
+
+
+@pytest.mark.slow
+def test_a_settings_sites_section_is_opened_for_the_step_that_names_it(tmp_path: Path) -> None:
+    """Chromium at scale 1, default settings: "rename my wifi …" on a router's Overview opens
+    its Wi-Fi section from the side navigation, sets the name field and the channel, and
+    applies; the check is the form the page sent."""
+    [task] = [t for t in DEV10 if t.id == "s10-router-casa-rossi-ch11"]
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (result.check, result.outcome, result.reason)
