@@ -21,6 +21,8 @@ ALIGNED = 2.0
 CONTROLS = ("input", "combo", "checkbox", "radio", "toggle", "slider", "spinbox")
 """What stands on a form label's row, and never on a navigation entry's."""
 _ENTRY = re.compile(r"[^\W\d_]{2}[\w&'’ -]*", re.U)
+_ICON = re.compile(r"^\S\s+(?=[A-Z])")
+"""An icon OCR read as a mark or a letter before an entry's words."""
 SAME_WORD = 85.0
 HEADING = 1.2
 """How much taller than a navigation entry's words a page's heading is drawn."""
@@ -97,9 +99,6 @@ def tour(entries: list[Element]) -> list[Element]:
 def label(element: Element) -> str:
     """Its words, less an icon OCR read as a mark or a letter before them ("Δ Overview")."""
     return _ICON.sub("", element.text.strip() or element.name.strip())
-
-
-_ICON = re.compile(r"^\S\s+(?=[A-Z])")
 
 
 def _entry(element: Element, width: int, height: int) -> bool:

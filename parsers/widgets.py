@@ -16,6 +16,7 @@ it names confidently is an unframed icon.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -856,8 +857,9 @@ def _in_row(box: Box, other: Box) -> bool:
 def _in_column(box: Box, other: Box) -> bool:
     """`other` is an icon-sized blob right above or below `box`, centred with it, no more than
     three of its heights away: the icons leading the rows of a sidebar."""
+    centred = abs(box.center[0] - other.center[0]) <= max(2, box.w // 4)
     gap = max(other.y - box.bottom, box.y - other.bottom)
-    return _centred(box, other) and gap <= 3 * box.h
+    return centred and _alike(box, other) and abs(box.w - other.w) <= box.w / 3 and gap <= 3 * box.h
 
 
 SIDEBAR_GAP = 6
@@ -881,12 +883,10 @@ def _toggles_among_icons(widgets: list[Widget]) -> list[Widget]:
         for j in range(i):
             if _column_mates(a.box, small[j].box):
                 group[root(i)] = root(j)
-    icons: dict[int, int] = {}
-    radios_on: dict[int, int] = {}
-    for i, w in enumerate(small):
-        icons[root(i)] = icons.get(root(i), 0) + (w.kind == "icon")
-        on = w.kind == "radio" and "checked" in w.state
-        radios_on[root(i)] = radios_on.get(root(i), 0) + on
+    icons = Counter(root(i) for i, w in enumerate(small) if w.kind == "icon")
+    radios_on = Counter(
+        root(i) for i, w in enumerate(small) if w.kind == "radio" and "checked" in w.state
+    )
     pictures = {
         id(w)
         for i, w in enumerate(small)
@@ -906,15 +906,6 @@ def _column_mates(box: Box, other: Box) -> bool:
         abs(box.center[0] - other.center[0]) <= max(2, min(box.w, other.w) // 3)
         and max(box.h, other.h) <= 1.6 * min(box.h, other.h)
         and 0 <= gap <= SIDEBAR_GAP * max(box.h, other.h)
-    )
-
-
-def _centred(box: Box, other: Box) -> bool:
-    """Centred one above the other, of a size."""
-    return (
-        abs(box.center[0] - other.center[0]) <= max(2, box.w // 4)
-        and _alike(box, other)
-        and abs(box.w - other.w) <= box.w / 3
     )
 
 
