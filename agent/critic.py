@@ -14,7 +14,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from clickwright.agent.grounding import normalize, text_similarity
+from clickwright.agent.grounding import normalize, scrolled_by, text_similarity
 from clickwright.agent.lexicon import lexicon
 from clickwright.agent.runlog import looks_secret
 from clickwright.types import Action, Box, Element, Frame, Screen, Status
@@ -92,6 +92,9 @@ def judge(
             return Verdict("success", f"the field now shows '{expect.text}'")
     elif expect.kind == "state" and expect.box is not None:
         state = _state_at(after, expect.box)
+        if state != expect.state and changed and (moved := scrolled_by(before, after)):
+            box = expect.box  # a bar of actions for the rows ticked pushed the table down
+            state = _state_at(after, Box(box.x, box.y - moved, box.w, box.h)) or state
         if state == expect.state:
             return Verdict("success", f"it is now {state}")
         if state is not None and changed:

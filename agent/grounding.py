@@ -348,7 +348,7 @@ def coloured_set(screen: Screen, words: str, every: bool = False) -> list[Elemen
     flag) standing for the row it belongs to; None when the words name no colour or one
     thing. A count said ("both", "three") must be what the screen shows."""
     lex, said = lexicon(), words_of(words)
-    quantified = {"both", "all", "every", "each", "ones"} & set(said)
+    quantified = {"both", "all", "every", "each", "ones", "everyone", "everybody"} & set(said)
     plural = any(w.endswith("s") and w[:-1] in lex.thing_nouns for w in said)
     if not (every or quantified or plural):
         return None

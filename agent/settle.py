@@ -135,12 +135,47 @@ def _ticks(clause: str, rows: list[Element]) -> list[Step]:
     return [Step("check", clause, target=e.text) for e in rows]
 
 
+_RECIPIENTS = re.compile(r"\s(?:to|for)\s+(?P<rows>.+)$", re.I)
+"""Whom a verb's thing goes to ("a payment reminder to everyone marked red")."""
+
+
+def _to_marked_rows(step: Step, screen: Screen) -> Settled | None:
+    """ "Send a payment reminder to everyone marked red": the rows the colour names, ticked by
+    their boxes (each known by its first words, not a cell other rows share), and the verb's
+    button after, as for "select the emails with a red flag and delete them"."""
+    said = _RECIPIENTS.search(step.target or "")
+    each = coloured_set(screen, said["rows"]) if said else None
+    if not each or not all(_boxed_row(screen, e) for e in each):
+        return None
+    names = list(dict.fromkeys(n for e in each if (n := _ticked_name(screen, e))))
+    if not names:
+        return None
+    ticks = [Step("check", step.clause, target=n) for n in names]
+    return Settled(ticks, f"'{said['rows']}': {', '.join(names)}")
+
 def _boxed_row(screen: Screen, element: Element) -> bool:
     """Whether `element` is on a row that starts with a check box (a mail, a file, a task)."""
+    return _row_box(screen, element) is not None
+
+
+def _ticked_name(screen: Screen, element: Element) -> str:
+    """The words the check box on `element`'s row is labelled with, else the first right of
+    it (a name over its e-mail address in a two-line cell is level with the box, not with the
+    row's middle)."""
+    box = _row_box(screen, element)
+    if box is None or box.text.strip():
+        return box.text.strip() if box else ""
+    words = [e for e in screen.elements if e.kind in ("text", "link")
+             and re.search(r"[^\W\d_]", e.text) and e.box.x > box.box.right
+             and e.box.y < box.box.bottom and e.box.bottom > box.box.y]  # fmt: skip
+    return min(words, key=lambda e: e.box.x).text.strip() if words else ""
+
+
+def _row_box(screen: Screen, element: Element) -> Element | None:
+    """The check box that starts `element`'s row."""
     middle = element.box.center[1]
-    return any(e.kind == "checkbox" and e.box.x < element.box.x
-               and abs(e.box.center[1] - middle) <= max(e.box.h, element.box.h) / 2
-               for e in screen.elements)  # fmt: skip
+    return next((e for e in screen.elements if e.kind == "checkbox" and e.box.x < element.box.x
+                 and abs(e.box.center[1] - middle) <= max(e.box.h, element.box.h) / 2), None)  # fmt: skip
 
 
 def _moved(step: Step, screen: Screen) -> Settled:
@@ -435,6 +470,8 @@ class _Segment:
 def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
     """Each field the sentence names gets the words that go with its label; a sentence that
     names no field is a button for a row ("Pay the invoice from March")."""
+    if step.text and (marked := _to_marked_rows(step, screen)) is not None:
+        return marked
     if step.text and (labelled := _verb_in_a_label(step, screen)):
         memory.submitted.add(step.clause)  # "order number 88123": no verb, nothing to submit
         return Settled([replace(s, clause=step.clause) for s in labelled], "a field per label")

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from clickwright.agent.grounding import coloured_set, rank
+from clickwright.agent.interpreter import interpret
+from clickwright.agent.memory import Memory
+from clickwright.agent.settle import settle
 from clickwright.errors import StepFailed
 from clickwright.parsers.colours import colour_of, painted, palette
 from clickwright.parsers.shapes import with_shapes
@@ -309,3 +312,18 @@ def test_a_dark_or_light_hue_said_of_a_palette_is_its_darkest_or_lightest_of_tha
     screen = Screen(Frame(pixels), tuple(elements))
     assert rank(screen, "dark green swatch")[0].element.name == "green square"
     assert rank(screen, "light green swatch")[0].element.name == "light green square"
+
+
+def test_a_verb_for_everyone_marked_by_a_colour_ticks_each_row_by_its_name_then_its_button():
+    """ "send a reminder to everyone with a green label": each row the colour marks is ticked
+    by the name it starts with (not a cell another row shares), then the verb's button."""
+    steps = [
+        (s.verb, s.target, s.text)
+        for step in interpret("send a reminder to everyone with a green label")
+        for s in settle(step, inbox(), Memory()).steps
+    ]
+    assert steps == [
+        ("check", "Tom Berg", None),
+        ("check", "Ana Lima", None),
+        ("click", "Send", None),
+    ]

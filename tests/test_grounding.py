@@ -128,6 +128,31 @@ def test_critic_verdicts():
     )
 
 
+def test_a_box_ticked_is_found_where_a_bar_that_appeared_above_pushed_it() -> None:
+    """A table's rows move 50 px down as a bar of actions for the ticked rows appears: the box
+    at the old place is another row's, unticked; the one ticked is 50 px lower."""
+    blank = np.full((400, 400, 3), 255, np.uint8)
+    barred = blank.copy()
+    barred[60:100, 10:390] = 200
+
+    def rows(shift: int, ticked: int | None) -> list:
+        names = ("Aurora Tannlege", "Bryggen Sykkel", "Fjordkaffe AS")
+        return [
+            element
+            for i, name in enumerate(names)
+            for element in (
+                el(2 * i, "checkbox", "", (10, 100 + 40 * i + shift, 13, 13),
+                   state=frozenset({"checked"}) if i == ticked else frozenset()),
+                el(2 * i + 1, "text", name, (40, 98 + 40 * i + shift, 120, 16)),
+            )
+        ]  # fmt: skip
+
+    before = screen(*rows(0, None), pixels=blank)
+    after = screen(*rows(50, 1), pixels=barred)
+    box = Box(10, 140, 13, 13)  # Bryggen's box, before the bar
+    assert judge(before, after, Expectation("state", box=box, state="checked")).status == "success"
+
+
 def test_an_icon_is_found_by_its_name():
     s = screen(
         el(0, "text", "Search results", (10, 10, 120, 20)),
