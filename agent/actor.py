@@ -609,7 +609,7 @@ class OfflineActor:
             if not seen:
                 raise self._not_found(f"a {kind}", step)
             return
-        best = self._best(step.target or "", kind)
+        best = self._best(step.target or "", kind, nth=step.nth)
         toggle = best.element if best is not None else None
         if toggle is not None and toggle.kind not in TOGGLES:
             toggle = row_toggle(self.screen, toggle) or (
@@ -620,7 +620,7 @@ class OfflineActor:
                 self.record_noop(step, f"{toggle.describe()} is already {wanted}")
                 return
         plan = self._toggle_of_row(click(state_after(wanted)), click(state_after(wanted)))
-        self._on_target(step, step.target or "", kind, plan)
+        self._on_target(step, step.target or "", kind, plan, nth=step.nth)
 
     _uncheck = _check
 

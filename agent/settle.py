@@ -40,6 +40,7 @@ from clickwright.agent.grounding import (
     list_boxes,
     names_row,
     normalize,
+    of_kind,
     paragraphs,
     rank,
     row_menu,
@@ -1192,6 +1193,8 @@ def _switched_on_line(step: Step, screen: Screen) -> Settled | None:
 def _intent(step: Step, screen: Screen) -> Settled:
     """The button that means the intent; "unlock with the password s3cret!" fills the fields
     the words after "with" name first."""
+    if (switch := _column_switch(step, screen)) is not None:
+        return switch
     intent = lexicon().intents[step.text or "affirm"]
     toggle = _toggle_said(screen, step.clause) or (
         _toggle_said(screen, _value_words(step.target)) if step.target else None
@@ -1363,6 +1366,37 @@ def _nearness(intent: Intent, labels: np.ndarray) -> np.ndarray:
 # ---- a button named by the verb, for the row the words name --------------------------------------
 
 
+def _column_switch(step: Step, screen: Screen) -> Settled | None:
+    """ "Block the device with the orange tag": the switch under the column headed by the
+    verb (Block), on the row the words name; a table's switches carry no name of their own,
+    so it is named by its place among the switches."""
+    verb = words_of(step.clause)[:1]
+    heads = [e for e in screen.elements
+             if e.kind == "text" and verb and normalize(e.text) == verb[0]]  # fmt: skip
+    if len(heads) != 1 or not step.target:
+        return None
+    head = heads[0].box
+    found = rank(screen, step.target)
+    if not found or found[0].score < SHOWN - 10:
+        return None
+    row = found[0].element.box
+    under = [
+        e
+        for e in screen.elements
+        if e.kind in TOGGLE_KINDS
+        and e.box.y > head.bottom
+        and e.box.x < head.right + head.w
+        and e.box.right > head.x - head.w
+        and abs(e.box.center[1] - row.center[1]) <= max(e.box.h, row.h) / 2
+    ]
+    if len(under) != 1:
+        return None
+    switch = under[0]
+    nth = [c.element.id for c in of_kind(screen, switch.kind)].index(switch.id) + 1
+    tick = Step("check", step.clause, target="", kind=switch.kind, nth=nth)
+    return Settled([tick], f"the {heads[0].text} switch on the row of '{found[0].element.text}'")
+
+
 def _label(step: Step, screen: Screen) -> Settled:
     """ "Pay the invoice from March": the Pay button of the row that shows March; "…, and
     book": the button that books; "Open forest.jpg": select it, then Open."""
@@ -1371,6 +1405,8 @@ def _label(step: Step, screen: Screen) -> Settled:
     toggle = _toggle_said(screen, f"{verb} {step.target or ''}")
     if toggle is not None:  # "Send me a copy": the box of that name, not the Send button
         return toggle
+    if (switch := _column_switch(step, screen)) is not None:
+        return switch
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
     said = words_of(verb)

@@ -248,6 +248,8 @@ class _Region:
         if filled_in and _flat_disc(self.frame.pixels, box):
             return Widget(box, "icon", 0.5, name="dot")  # one flat colour with no dot or ring
             # in it: a mail's coloured dot, a photo's tag
+        if filled_in and _flat_square(self.frame.pixels, box):
+            return Widget(box, "icon", 0.5, name="square")  # a device's colour tag: no tick
         marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
         # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
         # a tick splits a filled box's inside into a ragged shape.
@@ -631,6 +633,15 @@ def _flat_disc(pixels: np.ndarray, box: Box) -> bool:
     radius = min(box.w, box.h) / 2
     inside = np.hypot(rows + 0.5 - box.h / 2, columns + 0.5 - box.w / 2) <= (1 - 2 * RIM) * radius
     middle = patch[inside]
+    return middle.size > 0 and int((middle.max(axis=0) - middle.min(axis=0)).max()) < FLAT_SPREAD
+
+
+def _flat_square(pixels: np.ndarray, box: Box) -> bool:
+    """A square mark of one flat colour inside its rim: a colour tag, not a checked box (whose
+    tick is drawn across its fill)."""
+    inset = max(1, round(RIM * min(box.w, box.h)))
+    middle = pixels[box.y + inset : box.bottom - inset, box.x + inset : box.right - inset]
+    middle = middle.reshape(-1, 3).astype(int)
     return middle.size > 0 and int((middle.max(axis=0) - middle.min(axis=0)).max()) < FLAT_SPREAD
 
 

@@ -309,3 +309,23 @@ def test_a_form_verb_said_of_it_presses_the_button_it_starts():
         el(3, "button", "Create workspace", (120, 120, 150, 30)),
     )
     assert read("create it", wizard) == [("click", "Create workspace", None)]
+
+
+def test_a_verb_that_heads_a_column_of_switches_is_the_switch_on_the_rows_line():
+    """ "block the living room TV" on a router's device table: no Block button, a column headed
+    Block holds one switch per row (named after nothing of their own): the row's is ticked,
+    known by its place among the switches."""
+    devices = screen(
+        el(0, "text", "Device", (20, 10, 60, 16)),
+        el(1, "text", "Block", (400, 10, 50, 16)),
+        *(
+            e
+            for i, name in enumerate(("Marco's iPhone", "Living room TV", "Kitchen speaker"))
+            for e in (
+                el(10 + 2 * i, "text", name, (20, 50 + 40 * i, 120, 16)),
+                el(11 + 2 * i, "toggle", "", (404, 46 + 40 * i, 40, 24), name="● Online"),
+            )
+        ),
+    )
+    (step,) = settle(interpret("block the Living room TV")[0], devices, Memory()).steps
+    assert (step.verb, step.kind, step.nth) == ("check", "toggle", 2)
