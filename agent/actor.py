@@ -66,6 +66,7 @@ from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import (
     SETTLED,
+    Settled,
     intent_button,
     listed_end,
     read_value,
@@ -104,6 +105,8 @@ TOGGLES = ("checkbox", "radio", "toggle")
 EXPANDERS = frozenset({"+", "⊞", "⊕", "▸", "▶", "►", "›"})
 """What OCR reads on a collapsed tree node's button."""
 MAX_REVEALS = 8
+_PLACED = re.compile(r"\s+(?:in|on|from|under|of)\s+(?:the\s+|my\s+|our\s+)?", re.I)
+"""Where a thing is said to be, after it ("tiktok.com in the blocked websites")."""
 SECTION_VERBS = frozenset({"change", "set", "check", "uncheck", "delete", "type", "select",
                            "intent", "form"})  # fmt: skip
 """Verbs whose thing may live in a section of the page the side navigation opens."""
@@ -329,6 +332,12 @@ def _names_a_row(words: str) -> bool:
     return any(w[:1].isupper() or any(c.isdigit() or c == "@" for c in w) for w in words.split())
 
 
+def _once_found(settled: Settled) -> bool:
+    """Whether the screen settled the step only as a button to look for ("'Delete X', once
+    found"): what it acts on is not in view."""
+    return len(settled.steps) == 1 and settled.steps[0].where == "exact"
+
+
 def tab_row(screen: Screen, said: bool = False) -> list[Element]:
     """The tabs on the screen, left to right: those the parser saw as tabs, and the short
     labels on the same row beside them (a toolkit's tabs the parser took for buttons). When
@@ -460,6 +469,8 @@ class OfflineActor:
             self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
         try:
             settled = settle(step, self.screen, self.state.memory)
+            if _once_found(settled) and self._section_showing(step):
+                settled = settle(step, self.screen, self.state.memory)
         except (StepFailed, TaskError) as unsettled:  # the report shows the screen it met
             self._record_failure(step, self.screen, str(unsettled))
             raise
@@ -1518,6 +1529,17 @@ class OfflineActor:
             return
         name = sections.label(entry)
         self.click_element(step, entry, f"'{words}' is in the '{name}' section: opening it")
+
+    def _section_showing(self, step: Step) -> bool:
+        """The section of the page's side navigation that shows the thing the step names
+        ("tiktok.com in the blocked websites": where tiktok.com is listed), when the screen
+        shows it nowhere and its words name no section; whether it shows now."""
+        thing = _PLACED.split(step.target or step.old or "", maxsplit=1)[0]
+        if not thing or is_pronoun(thing) or shows_words(self.screen, thing) is not None:
+            return False
+        if not sections.side_nav(self.screen):
+            return False
+        return self._open_sections(step, thing, lambda: shows_words(self.screen, thing) is not None)
 
     def _open_sections(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Each section of the page's side navigation, top to bottom, until the target shows."""

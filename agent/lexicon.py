@@ -208,6 +208,7 @@ class Lexicon:
         self.faults = tuple(data["faults"])
         self.duplicate_words = frozenset(data["duplicate_words"])
         self.exits = frozenset(data["exits"])
+        self.remove_icons = frozenset(data["remove_icons"])
         self.owned_things = frozenset(data["owned_things"])
         self.mail_headers = frozenset(data["mail_headers"])
         self.placements = tuple(

@@ -1193,8 +1193,8 @@ def _switched_on_line(step: Step, screen: Screen) -> Settled | None:
 def _intent(step: Step, screen: Screen) -> Settled:
     """The button that means the intent; "unlock with the password s3cret!" fills the fields
     the words after "with" name first."""
-    if (switch := _column_switch(step, screen)) is not None:
-        return switch
+    if (switch := _column_switch(step, screen) or _into_list(step, screen)) is not None:
+        return switch  # "block the orange device": its switch; "block roblox.com": a new item
     intent = lexicon().intents[step.text or "affirm"]
     toggle = _toggle_said(screen, step.clause) or (
         _toggle_said(screen, _value_words(step.target)) if step.target else None
@@ -1366,6 +1366,36 @@ def _nearness(intent: Intent, labels: np.ndarray) -> np.ndarray:
 # ---- a button named by the verb, for the row the words name --------------------------------------
 
 
+ADDS = ("add", "+ add", "+add", "add to list")
+"""What a list's adding button says, next to its field."""
+
+
+def _into_list(step: Step, screen: Screen) -> Settled | None:
+    """ "Block roblox.com": a value shown nowhere yet goes into the list its verb titles
+    ("Blocked websites"), through the field under the title and the Add button beside it."""
+    verb = words_of(step.clause)[:1]
+    value = (step.target or "").strip()
+    if not verb or not value or " " in value or _shown(screen, value):
+        return None
+    titles = [e for e in screen.elements if e.kind == "text" and len(words_of(e.text)) <= 4
+              and any(w != verb[0] and w.startswith(verb[0]) for w in words_of(e.text))]  # fmt: skip
+    if len(titles) != 1:
+        return None
+    inputs = sorted((e for e in screen.elements if e.kind == "input"
+                     and e.box.y > titles[0].box.y), key=lambda e: e.box.y)  # fmt: skip
+    for field in inputs:  # (a row of the list may read as a field: the one with Add beside)
+        adds = [b for b in screen.elements if b.kind == "button"
+                and normalize(b.text) in ADDS and b.box.x >= field.box.right - 2
+                and abs(b.box.center[1] - field.box.center[1]) <= field.box.h / 2]  # fmt: skip
+        if len(adds) == 1:
+            break
+    else:
+        return None
+    typed = Step("type", step.clause, target=field.text or field.name, kind="input", text=value)
+    added = Step("click", step.clause, target=adds[0].text, kind="button")
+    return Settled([typed, added], f"'{value}' into the list '{titles[0].text}'")
+
+
 def _column_switch(step: Step, screen: Screen) -> Settled | None:
     """ "Block the device with the orange tag": the switch under the column headed by the
     verb (Block), on the row the words name; a table's switches carry no name of their own,
@@ -1405,8 +1435,8 @@ def _label(step: Step, screen: Screen) -> Settled:
     toggle = _toggle_said(screen, f"{verb} {step.target or ''}")
     if toggle is not None:  # "Send me a copy": the box of that name, not the Send button
         return toggle
-    if (switch := _column_switch(step, screen)) is not None:
-        return switch
+    if (switch := _column_switch(step, screen) or _into_list(step, screen)) is not None:
+        return switch  # "block the orange device": its switch; "block roblox.com": a new item
     labels = [verb, *lex.submit.get(verb.lower(), ())]
     button = next((b for label in labels for b in _buttons(screen, label)), None)
     said = words_of(verb)
@@ -1487,6 +1517,13 @@ def _row_verb(verb: str, words: str, clause: str, screen: Screen) -> Settled | N
             and e.box.y <= middle <= e.box.bottom]  # fmt: skip
     if not acts or not shown:
         return None
+    lex = lexicon()
+    removers = [a for a in acts if a.kind == "icon" and a.name in lex.remove_icons]
+    named = any(text_similarity(label, a.text or a.name) >= SHOWN for a in acts)
+    if lex.verb_at("delete", [verb.lower()]) and not named and len(removers) == 1:
+        click = Step("click", clause, target=removers[0].name, kind="icon", scope=shown)
+        return Settled([click], f"the row that shows '{shown}' is removed by its "
+                                f"'{removers[0].name}' mark")  # fmt: skip
     click = Step("click", clause, target=label, scope=shown)
     return Settled([click], f"'{label}' on the row that shows '{shown}'")
 
@@ -1503,11 +1540,14 @@ def _row_key(screen: Screen, words: str) -> Element | None:
     if parse_date(row) is not None:
         return shown(row)  # a date is found whole, however the row shows it
     marks = [w.strip(",.") for w in words.split()
-             if (w[:1].isupper() or any(c.isdigit() or c == "@" for c in w))
+             if (w[:1].isupper() or any(c.isdigit() or c == "@" for c in w)
+                 or re.search(r"\w\.\w", w))  # a site, a file: tiktok.com, notes.txt
              and len(w.strip(",.")) >= 3]  # fmt: skip  # "3" or "A" tells no rows apart
     if not marks:
         return None
-    for part in (row, *sorted(marks, key=len, reverse=True)):
+    named = sorted(marks, key=len, reverse=True)
+    parts = [row, *named] if any(m in row for m in marks) else [*named, row]
+    for part in parts:  # "tiktok.com in the blocked websites": the site, not the list's title
         if found := shown(part):
             return found
     return None

@@ -17,7 +17,7 @@ it names confidently is an unframed icon.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -225,7 +225,11 @@ class _Region:
             return []
         if self.extent >= 0.85 and CONTROL_HEIGHTS[0] <= self.h <= CONTROL_HEIGHTS[1]:
             if self.w >= 1.2 * self.h:
-                return [self._control()]
+                control = self._control()
+                cross = self._end_cross(np.flatnonzero(self.ink.any(axis=0)))
+                return [control, cross] if cross is not None and control.kind == "input" else [
+                    control
+                ]
             if self.w >= 0.4 * self.h and self._ink_centred():
                 # A framed icon: a tool button, or the arrow part of a combo box.
                 return [Widget(self._outer_box(), "button", 0.3)]
@@ -346,6 +350,24 @@ class _Region:
         """A small glyph, wider than tall, alone at the right end: a drop-down arrow. It may
         sit close to the value (a web page's plain select) when shaped like an arrow pointing
         down; a button's last letters are not."""
+        return any(
+            not _three_dots(drawn) and not _crossed(drawn) and (gap > 2 or _pointing_down(drawn))
+            for gap, _, drawn in self._end_glyphs(columns)
+        )  # (three dots are a "more" menu, a cross removes a list's item)
+
+    def _end_cross(self, columns: np.ndarray) -> Widget | None:
+        """The "×" at a row's right end that removes it (a list of blocked sites), its own
+        button: the row around it is a cell, not a drop-down."""
+        for gap, box, drawn in self._end_glyphs(columns):
+            if gap > 2 and _crossed(drawn):
+                return Widget(box, "icon", 0.6, name="close")
+        return None
+
+    def _end_glyphs(self, columns: np.ndarray) -> Iterator[tuple[int, Box, np.ndarray]]:
+        """The small glyph alone at the right end, shaped like an arrow or a mark, as cut at a
+        wide gap then a narrow one: the gap, its box on the frame, its ink."""
+        if columns.size == 0:
+            return
         for gap in (max(6, self.h // 3), 2):
             gaps = np.flatnonzero(np.diff(columns) > gap)
             start = int(columns[gaps[-1] + 1]) if gaps.size else int(columns[0])
@@ -361,10 +383,11 @@ class _Region:
                 and glyph_h <= 0.5 * self.h
                 and glyph_w >= glyph_h
             )
-            drawn = glyph[rows[0] : rows[-1] + 1]
-            if shaped and not _three_dots(drawn) and (gap > 2 or _pointing_down(drawn)):
-                return True  # (three dots are a "more" menu, not an arrow)
-        return False
+            if shaped:
+                pad = self.h // 4  # the mark's clickable square, not its ink alone
+                box = Box(self.x + start - pad, self.y + int(rows[0]) - pad,
+                          glyph_w + 2 * pad, glyph_h + 2 * pad)  # fmt: skip
+                yield gap, box, glyph[rows[0] : rows[-1] + 1]
 
     def _container(self) -> list[Widget]:
         """A group box, list, pane or panel; a tab widget's pane also yields its current tab.
@@ -487,6 +510,20 @@ def _marked_toggles(
         icon = _icon_not_toggle(frame.pixels, box, kind)
         toggles.append(icon if icon is not None else Widget(box, kind, 0.75, _CHECKED))
     return toggles
+
+
+def _crossed(glyph: np.ndarray) -> bool:
+    """An "×": ink in all four corners and the middle, none midway along its sides (an
+    arrow's lower corners are empty; a block, Tk's option-menu mark, is inked all over)."""
+    h, w = glyph.shape
+    if h < 4 or w < 4:
+        return False
+    ch, cw, my, mx = max(1, h // 4), max(1, w // 4), h // 2, w // 2
+    corners = (glyph[:ch, :cw], glyph[:ch, -cw:], glyph[-ch:, :cw], glyph[-ch:, -cw:])
+    sides = (glyph[0, mx], glyph[-1, mx], glyph[my, 0], glyph[my, -1])
+    return all(c.any() for c in corners) and glyph[my - 1 : my + 1, mx - 1 : mx + 1].any() and (
+        not any(sides)
+    )
 
 
 def _pointing_down(glyph: np.ndarray) -> bool:

@@ -3,8 +3,11 @@ before a step whose thing lives in a section (the router's "rename my wifi")."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
 from clickwright.agent import sections
-from clickwright.parsers.widgets import Widget, _toggles_among_icons
+from clickwright.parsers.widgets import Widget, _toggles_among_icons, detect_widgets
 from clickwright.types import Box
 from tests.test_reading_first_contact import read
 from tests.test_reading_screen import el, screen
@@ -88,3 +91,44 @@ def test_marks_in_a_column_with_icons_are_the_icons_of_a_sidebar() -> None:
     assert [w.kind for w in _toggles_among_icons(two_on)] == ["icon"] * 3
     form = [at(90, "icon"), at(130, "checkbox"), at(170, "checkbox"), at(210, "radio")]
     assert [w.kind for w in _toggles_among_icons(form)] == ["icon", "checkbox", "checkbox", "radio"]
+
+
+def test_a_rows_cross_is_its_own_close_mark_not_a_drop_downs_arrow() -> None:
+    pixels = np.full((300, 600, 3), 255, np.uint8)
+    for i, site in enumerate(("tiktok.com", "pokerstars.com", "4chan.org")):
+        y = 40 + 34 * i
+        cv2.rectangle(pixels, (20, y), (440, y + 34), (210, 214, 220), 1)
+        cv2.putText(pixels, site, (30, y + 23), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 1,
+                    cv2.LINE_AA)  # fmt: skip
+        for a, b in (((418, y + 14), (424, y + 20)), ((424, y + 14), (418, y + 20))):
+            cv2.line(pixels, a, b, (100, 110, 120), 1, cv2.LINE_AA)
+    pixels[220:232, 30:42] = (240, 136, 30)  # a device's orange tag: no checked box
+    found = [(w.kind, w.name) for w in detect_widgets(pixels)]
+    assert "combo" not in {kind for kind, _ in found}
+    assert found.count(("icon", "close")) == 3 and ("icon", "square") in found
+
+
+PARENTAL = screen(
+    *NAV,
+    el(20, "text", "Blocked websites", (250, 150, 140, 18)),
+    *(
+        e
+        for i, site in enumerate(("tiktok.com", "pokerstars.com"))
+        for e in (
+            el(21 + 3 * i, "list_item", site, (250, 180 + 34 * i, 420, 34)),
+            el(22 + 3 * i, "text", site, (258, 188 + 34 * i, 100, 16)),
+            el(23 + 3 * i, "icon", "", (640, 185 + 34 * i, 24, 24), name="close"),
+        )
+    ),
+    el(30, "input", "e.g. example.com", (250, 260, 280, 30), name="System"),
+    el(31, "button", "+ Add", (540, 260, 72, 30)),
+)
+
+
+def test_a_listed_site_is_taken_off_by_its_cross_and_a_new_one_added_by_the_lists_verb() -> None:
+    assert read("Take tiktok.com off the blocked websites and block roblox.com instead",
+                PARENTAL) == [  # fmt: skip
+        ("click", "close", None, {"scope": "tiktok.com"}),
+        ("type", "e.g. example.com", "roblox.com"),
+        ("click", "+ Add", None),
+    ]

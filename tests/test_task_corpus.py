@@ -529,10 +529,15 @@ def test_split_set_is_the_rule_of_set_10() -> None:
 
 
 @pytest.mark.slow
-def test_a_settings_sites_section_is_opened_for_the_step_that_names_it(tmp_path: Path) -> None:
-    """Chromium at scale 1, default settings: "rename my wifi …" on a router's Overview opens
-    its Wi-Fi section from the side navigation, sets the name field and the channel, and
-    applies; the check is the form the page sent."""
-    [task] = [t for t in DEV10 if t.id == "s10-router-casa-rossi-ch11"]
+@pytest.mark.parametrize("task_id", ["s10-router-casa-rossi-ch11", "s10-router-swap-blocked-site"])
+def test_a_settings_sites_section_is_opened_for_the_step_that_names_it(
+    task_id: str, tmp_path: Path
+) -> None:
+    """Chromium at scale 1, default settings, a router's Overview: "rename my wifi …" opens the
+    Wi-Fi section its words name, sets the name field and the channel; "Take tiktok.com off the
+    blocked websites and block roblox.com instead" looks through the sections for tiktok.com,
+    removes it by its "×" and adds roblox.com through the list's field and Add. Each applies;
+    the check is the form the page sent."""
+    [task] = [t for t in DEV10 if t.id == task_id]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
