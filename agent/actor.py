@@ -1551,10 +1551,9 @@ class OfflineActor:
             if not unseen:
                 return False
             entry = unseen[0]
-            seen.add(sections.label(entry))
-            self.click_element(
-                step, entry, f"{description!r} is not on screen: the '{sections.label(entry)}' section"
-            )
+            name = sections.label(entry)
+            seen.add(name)
+            self.click_element(step, entry, f"{description!r} is not on screen: the '{name}' section")
             if shown():
                 return True
         return False

@@ -154,6 +154,7 @@ def _to_marked_rows(step: Step, screen: Screen) -> Settled | None:
     ticks = [Step("check", step.clause, target=n) for n in names]
     return Settled(ticks, f"'{said['rows']}': {', '.join(names)}")
 
+
 def _boxed_row(screen: Screen, element: Element) -> bool:
     """Whether `element` is on a row that starts with a check box (a mail, a file, a task)."""
     return _row_box(screen, element) is not None
@@ -175,8 +176,9 @@ def _ticked_name(screen: Screen, element: Element) -> str:
 def _row_box(screen: Screen, element: Element) -> Element | None:
     """The check box that starts `element`'s row."""
     middle = element.box.center[1]
-    return next((e for e in screen.elements if e.kind == "checkbox" and e.box.x < element.box.x
-                 and abs(e.box.center[1] - middle) <= max(e.box.h, element.box.h) / 2), None)  # fmt: skip
+    boxes = [e for e in screen.elements if e.kind == "checkbox" and e.box.x < element.box.x
+             and abs(e.box.center[1] - middle) <= max(e.box.h, element.box.h) / 2]  # fmt: skip
+    return boxes[0] if boxes else None
 
 
 def _moved(step: Step, screen: Screen) -> Settled:
@@ -1378,7 +1380,8 @@ def _into_list(step: Step, screen: Screen) -> Settled | None:
     if not verb or not value or " " in value or _shown(screen, value):
         return None
     titles = [e for e in screen.elements if e.kind == "text" and len(words_of(e.text)) <= 4
-              and any(w != verb[0] and w.startswith(verb[0]) for w in words_of(e.text))]  # fmt: skip
+              and any(w != verb[0] and w.startswith(verb[0])
+                      for w in words_of(e.text))]  # fmt: skip  # "Blocked websites" for block
     if len(titles) != 1:
         return None
     inputs = sorted((e for e in screen.elements if e.kind == "input"

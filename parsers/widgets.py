@@ -521,9 +521,8 @@ def _crossed(glyph: np.ndarray) -> bool:
     ch, cw, my, mx = max(1, h // 4), max(1, w // 4), h // 2, w // 2
     corners = (glyph[:ch, :cw], glyph[:ch, -cw:], glyph[-ch:, :cw], glyph[-ch:, -cw:])
     sides = (glyph[0, mx], glyph[-1, mx], glyph[my, 0], glyph[my, -1])
-    return all(c.any() for c in corners) and glyph[my - 1 : my + 1, mx - 1 : mx + 1].any() and (
-        not any(sides)
-    )
+    middle = glyph[my - 1 : my + 1, mx - 1 : mx + 1]
+    return all(c.any() for c in corners) and middle.any() and not any(sides)
 
 
 def _pointing_down(glyph: np.ndarray) -> bool:

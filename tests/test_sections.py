@@ -126,8 +126,9 @@ PARENTAL = screen(
 
 
 def test_a_listed_site_is_taken_off_by_its_cross_and_a_new_one_added_by_the_lists_verb() -> None:
-    assert read("Take tiktok.com off the blocked websites and block roblox.com instead",
-                PARENTAL) == [  # fmt: skip
+    assert read(
+        "Take tiktok.com off the blocked websites and block roblox.com instead", PARENTAL
+    ) == [  # fmt: skip
         ("click", "close", None, {"scope": "tiktok.com"}),
         ("type", "e.g. example.com", "roblox.com"),
         ("click", "+ Add", None),
