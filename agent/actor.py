@@ -1153,11 +1153,16 @@ class OfflineActor:
                                  f"{step.target or 'text'} to select")  # fmt: skip
             self._record_failure(step, self.screen, str(failure))
             raise failure
+        self.select(step, found)
+
+    def select(self, step: Step, found: selecting.Span) -> None:
+        """A drag over the words `found`; StepFailed when it selected nothing, so that what
+        comes next (a key that deletes, a button that formats) does not act on other text."""
         thought = f"selecting {found.text[:60]!r}"
         drag = Drag(source=Target(point=found.start), to=Target(point=found.end))
         done = self.executor.act(drag, Aim(found.start, found.end, None, thought), self.screen,
                                  CHANGE, Purpose(step.clause, thought))  # fmt: skip
-        if done.verdict.status == "retry":  # nothing selected: what comes next must not act
+        if done.verdict.status == "retry":
             raise StepFailed(f"could not {step.clause!r}: dragging over {found.text[:60]!r} "
                              "selected nothing")  # fmt: skip
 

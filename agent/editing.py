@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from clickwright.agent import passages
+from clickwright.agent import passages, selecting
 from clickwright.agent.clauses import Step
 from clickwright.agent.critic import Expectation
 from clickwright.agent.executor import CHANGE
@@ -33,7 +34,16 @@ from clickwright.agent.grounding import (
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.settle import asks_to_save, intent_button
 from clickwright.errors import StepFailed
-from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
+from clickwright.types import (
+    Box,
+    Click,
+    DoubleClick,
+    Element,
+    Hotkey,
+    Screen,
+    Target,
+    Type,
+)
 
 if TYPE_CHECKING:
     from clickwright.agent.actor import OfflineActor
@@ -154,8 +164,10 @@ def rewrite(
     if after == before:
         actor.record_noop(step, "the text already reads as wanted")
         return True
-    paste = Type(text=after, clear=True, paste=True)
     actor.state.memory.edited = True
+    if _rich(actor.screen) and _in_place(actor, step, before, after):
+        return True
+    paste = Type(text=after, clear=True, paste=True)
     actor.blind(step, paste, None, CHANGE, "putting the changed text in its place")
     got = _copied(actor, step)
     actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "leaving the caret at the end")
@@ -164,6 +176,77 @@ def rewrite(
     actor.record_noop(step, "the editor holds the changed text")
     known(actor, got)
     return True
+
+
+def _rich(screen: Screen) -> bool:
+    """Whether the editor formats its text (a toolbar's B beside its I, U or S): a paste of
+    the plain text would lose its colours and bold, so the words changed are changed alone."""
+    marks = [e.box for e in screen.elements if e.text.strip() in ("I", "1", "U", "S")]
+    return any(
+        abs(b.box.center[1] - m.center[1]) <= b.box.h / 2 and 0 < m.x - b.box.right < 6 * b.box.h
+        for b in screen.elements if b.text.strip() == "B" for m in marks
+    )  # fmt: skip
+
+
+def _in_place(actor: OfflineActor, step: Step, before: str, after: str) -> bool:
+    """The words that differ between `before` and `after` selected where the screen shows
+    them and typed over (or deleted), each in turn, then the text read back: True when it
+    reads as `after`. False, having changed nothing, when a change is not one run of words
+    in one paragraph the screen shows once; False after changing some when the text does not
+    read back as wanted (the caller then puts all of `after` in)."""
+    old, new = _tokens(before), _tokens(after)
+    changes = [c for c in SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+               if c[0] != "equal"]  # fmt: skip
+    if not changes or len(changes) > MAX_REPLACEMENTS:
+        return False
+    actor.blind(step, Hotkey(keys=("ctrl", "home")), None, CHANGE, "letting go of the selection")
+    text, shift = before, 0
+    for _, a, b, c, d in changes:
+        start = len("".join(old[:a])) + shift
+        gone, put = "".join(old[a:b]), "".join(new[c:d])
+        words = gone.strip()
+        if not words or "\n" in words or text.find(words) != start + gone.find(words):
+            return False  # an insertion, across paragraphs, or shown earlier too
+        found = selecting.span(actor.screen, _passage(words), actor.state.task)
+        if found is None or text_similarity(found.text, words) < SAME_WORDS:
+            return False
+        actor.select(step, found)
+        if put.strip():
+            actor.blind(step, Type(text=put.strip()), None, CHANGE, f"typing '{put.strip()}'")
+        else:
+            actor.blind(step, Hotkey(keys=("backspace",)), None, CHANGE, "deleting it")
+            at = start + gone.find(words)
+            if text[at - 1 : at].isspace() and text[at + len(words) : at + len(words) + 1] == " ":
+                actor.blind(step, Hotkey(keys=("delete",)), None, CHANGE, "the space after it")
+        text = text[:start] + put + text[start + len(gone) :]
+        shift += len(put) - len(gone)
+    got = _copied(actor, step)
+    actor.blind(step, Hotkey(keys=("ctrl", "end")), None, CHANGE, "leaving the caret at the end")
+    if got is None or " ".join(got.split()) != " ".join(after.split()):
+        return False
+    actor.record_noop(step, "the editor holds the changed text, its formatting kept")
+    known(actor, got)
+    return True
+
+
+def _tokens(text: str) -> list[str]:
+    """Words and the spaces between them, in order: what a change is made of."""
+    return re.findall(r"\s+|[^\s]+", text)
+
+
+def _passage(words: str) -> passages.Passage:
+    """The words to select as said: a long run by its first and last words (OCR misreads a
+    word or two in between)."""
+    said = words.split()
+    if len(said) <= 2 * ENDS:
+        return passages.Passage(words=words, exact=True)
+    return passages.Passage(words=" ".join(said[:ENDS]), until=" ".join(said[-ENDS:]))
+
+
+ENDS = 3
+"""Words a long run to select is found by at each end."""
+SAME_WORDS = 85
+"""How alike the words selected must read to those to change (OCR slips a letter or two)."""
 
 
 def known(actor: OfflineActor, text: str) -> None:

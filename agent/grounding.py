@@ -1100,8 +1100,9 @@ def paragraphs(screen: Screen) -> list[str]:
 
 
 def is_prose(block: str) -> bool:
-    """Whether a block of text reads as prose, not a list of "label: value" lines."""
-    return 2 * block.count(":") <= block.count("\n") + 1
+    """Whether a block of text reads as prose, not a list of "label: value" lines (a label's
+    colon ends a word; a time's, "08:00", has digits after it)."""
+    return 2 * len(re.findall(r":(?!\d)", block)) <= block.count("\n") + 1
 
 
 HEADING = 1.4

@@ -687,7 +687,7 @@ def interpret(task: str) -> list[Step]:
     steps = [_referring(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_put_there(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])
-             and not (i and _deletes_it_again(s, steps[i - 1]))]  # fmt: skip
+             and not (i and _said_twice(s, steps[i - 1]))]  # fmt: skip
     for index, step in enumerate(list(steps)):
         if (
             step.verb == "form"
@@ -716,6 +716,13 @@ def _put_there(step: Step, before: Step) -> Step:
     if not set(words_of(before.target)) & things:
         return step
     return Step("drag", step.clause, target=before.target, destination=step.target, soft=True)
+
+
+def _said_twice(step: Step, before: Step) -> bool:
+    """`step` repeats `before` in other words: a delete said first as a wish, or one intent's
+    button named twice ("the green words shouldn't be coloured, make them normal text")."""
+    again = step.verb == before.verb == "intent" and step.text == before.text and not step.target
+    return again or _deletes_it_again(step, before)
 
 
 def _deletes_it_again(step: Step, before: Step) -> bool:

@@ -456,7 +456,7 @@ def removed(text: str, spans: list[Span]) -> str:
     for start, end in reversed(merged_spans(spans)):
         if end == len(text) and text[start - 1 : start] == "\n" and text[end - 1] != "\n":
             start -= 1  # the last line, which has no line break of its own, takes the one before
-        elif not text[start:end].endswith("\n"):
+        elif not text[start:end].endswith(("\n", " ")):  # a sentence holds its space
             if text[end : end + 1] == " ":
                 end += 1
             elif text[start - 1 : start] == " ":

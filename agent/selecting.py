@@ -18,6 +18,7 @@ import numpy as np
 from clickwright.agent import passages
 from clickwright.agent.grounding import echoes, face, holder, is_prose, text_blocks
 from clickwright.agent.passages import Passage
+from clickwright.parsers.colours import palette
 from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
@@ -159,6 +160,9 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
         chosen = _counted(blocks, main)
     text = "\n\n".join(b.text for b in chosen)
     found = passages.find(text, passage) if passage.words or passage.named else [(0, len(text))]
+    if (passage.plural or not found) and not passage.exact:  # not "the word 'green'"
+        if inked := _inked_words(screen, chosen, passage):
+            found = [inked]  # "the green words": letters in that colour
     if not found:
         return None
     start, end = found[0][0], found[-1][1]
@@ -264,6 +268,29 @@ def _paragraph(block: _Block, main: _Block) -> bool:
         and abs(size - main_size) <= 0.1 * main_size
         and abs(ink - main_ink) <= 0.15 * main_ink
     )
+
+
+def _inked_words(screen: Screen, blocks: list[_Block], passage: Passage) -> tuple[int, int] | None:
+    """Where in the blocks' joined text the first run of words whose letters are in the
+    colour the passage names is ("the green words", "the red text"); None when it names only
+    a colour and no letters have it, or names more than a colour."""
+    colour = palette().name_in(passage.words)
+    if colour is None or colour[2] - colour[1] != len(passage.words.split()):
+        return None
+    called = palette().called_where(screen.frame.pixels, colour[0])
+    offset, run = 0, None
+    for block in blocks:
+        for word in re.finditer(r"\w[^\s]*\w|\w", block.text):
+            letters = [block.places[i] for i in range(*word.span()) if block.text[i].isalnum()]
+            inked = sum(bool(called[top:bottom, left:right].any())
+                        for left, right, top, _, bottom in letters)  # fmt: skip
+            if 2 * inked > len(letters):
+                start, end = word.span()
+                run = (run[0] if run else offset + start, offset + end)
+            elif run is not None:
+                return run
+        offset += len(block.text) + 2
+    return run
 
 
 def _located(blocks: list[_Block], start: int, end: int) -> Span:

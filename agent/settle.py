@@ -1304,7 +1304,13 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
     eligible: list[Element] = []
     for element in screen.elements:
         label = (element.text or element.name).strip()
-        if element.kind not in ("button", "link", "icon") or not label or len(label) > 40:
+        if not label or len(label) > 40:
+            continue
+        if element.kind in ("text", "menu"):  # a toolbar's flat button ("Tx"), where no key
+            if not intent.keys and label in intent.labels:  # does it: by its label alone
+                scored.append((60.0, element))
+            continue
+        if element.kind not in ("button", "link", "icon"):
             continue
         words = words_of(label)
         said_no = bool(set(words) & negative) or any(

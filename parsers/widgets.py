@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from clickwright.parsers.colours import flat_fill, palette
 from clickwright.parsers.icons import NEGATIVE, default_namer
 from clickwright.parsers.links import runs as ink_runs
 from clickwright.types import Box, ElementKind
@@ -158,7 +159,7 @@ GRIP = (8, 24)  # px: the side of the corner a text area's resize grip is drawn 
 
 def _resize_grip(gray: np.ndarray, box: Box) -> bool:
     """A browser's text area has a resize grip in its bottom-right corner: two or three short
-    strokes, each on one anti-diagonal (x + y the same along it)."""
+    strokes, each on one anti-diagonal (x + y the same along it), all near the corner."""
     side = min(GRIP[1], box.h // 3, box.w // 4)
     if side < GRIP[0]:
         return False
@@ -171,6 +172,8 @@ def _resize_grip(gray: np.ndarray, box: Box) -> bool:
     ys, xs = np.nonzero(ink)
     if len(xs) < 6 or len(set(xs.tolist())) < 4:
         return False
+    if (xs + ys < max(ink.shape) - 1).any():
+        return False  # ink reaching the corner's far side: a button's rounded corner, not a grip
     diagonals = np.bincount(xs + ys)
     strokes = diagonals >= 3
     return 2 <= strokes.sum() <= 6 and diagonals[strokes].sum() >= 0.8 * len(xs)
@@ -253,7 +256,9 @@ class _Region:
             return Widget(box, "icon", 0.5, name="dot")  # one flat colour with no dot or ring
             # in it: a mail's coloured dot, a photo's tag
         if filled_in and _flat_square(self.frame.pixels, box):
-            return Widget(box, "icon", 0.5, name="square")  # a device's colour tag: no tick
+            fill = flat_fill(self.frame.pixels, box)  # a device's colour tag, a swatch: no tick
+            named = f"{palette().nearest(fill)} square" if fill is not None else "square"
+            return Widget(box, "icon", 0.5, name=named)
         marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
         # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
         # a tick splits a filled box's inside into a ragged shape.
@@ -674,10 +679,11 @@ def _flat_disc(pixels: np.ndarray, box: Box) -> bool:
 
 def _flat_square(pixels: np.ndarray, box: Box) -> bool:
     """A square mark of one flat colour inside its rim: a colour tag, not a checked box (whose
-    tick is drawn across its fill)."""
+    tick is drawn across its fill). Its corners are left out: a swatch's are rounded."""
     inset = max(1, round(RIM * min(box.w, box.h)))
-    middle = pixels[box.y + inset : box.bottom - inset, box.x + inset : box.right - inset]
-    middle = middle.reshape(-1, 3).astype(int)
+    across = pixels[box.y + box.h // 4 : box.bottom - box.h // 4, box.x + inset : box.right - inset]
+    down = pixels[box.y + inset : box.bottom - inset, box.x + box.w // 4 : box.right - box.w // 4]
+    middle = np.concatenate([across.reshape(-1, 3), down.reshape(-1, 3)]).astype(int)
     return middle.size > 0 and int((middle.max(axis=0) - middle.min(axis=0)).max()) < FLAT_SPREAD
 
 

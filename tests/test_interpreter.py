@@ -552,7 +552,19 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
         ("bold the second sentence", [("highlight", "second sentence", None), ("intent", None, "bold")]),
         ("take the sentence about the cat out of the note, then press OK",
          [("delete", "sentence about the cat in the note", None), ("click", "OK", None)]),
-        ("its called GlobalProtect, not GlobalConnect", [("change", "GlobalConnect", "GlobalProtect")]),
+        ("its called GlobalProtect, not GlobalConnect", [("change", None, "GlobalProtect")]),
+        ("its called GlobalProtect, not GlobalConnect. fix the name in the article and publish "
+         "with the summary: client renamed",
+         [("change", None, "GlobalProtect"), ("type", "summary", "client renamed"),
+          ("label", None, "publish")]),
+        ("make 'extension 4400' red", [("highlight", "'extension 4400'", None),
+                                       ("click", "red swatch", None)]),
+        ("colour the heading Troubleshooting blue",
+         [("highlight", "Troubleshooting", None), ("click", "blue swatch", None)]),
+        ("the green words shouldnt be coloured, make them normal text like the rest",
+         [("highlight", "the green words", None), ("intent", None, "plain")]),
+        ("remove the colour from Software Centre",
+         [("highlight", "Software Centre", None), ("intent", None, "plain")]),
         ("The sentence about the old client is out of date. Delete it and publish.",
          [("delete", "sentence about the old client", None), ("label", None, "publish")]),
         ("click Save and Apply", [("click", "Save and Apply", None)]),
@@ -566,5 +578,12 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
 )  # fmt: skip
 def test_formatting_taking_out_corrections_and_faults_are_read_as_meant(task, read):
     """"make X bold" selects X first; "take X out of Y" deletes; "it's called X, not Y"
-    corrects Y; a sentence saying what is wrong with a thing is what "it" is next."""
+    corrects Y; a sentence saying what is wrong with a thing is what "it" is next; "make X
+    red" selects X and presses the red swatch; colour taken off presses Clear formatting."""
     assert [(s.verb, s.target, s.text) for s in interpret(task)] == read
+
+
+def test_a_name_said_to_be_wrong_is_corrected_everywhere():
+    """ "it's called X, not Y": every Y in the text, not the first one alone."""
+    (step,) = interpret("its called GlobalProtect, not GlobalConnect")
+    assert (step.old, step.text, step.every) == ("GlobalConnect", "GlobalProtect", True)

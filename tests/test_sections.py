@@ -105,7 +105,7 @@ def test_a_rows_cross_is_its_own_close_mark_not_a_drop_downs_arrow() -> None:
     pixels[220:232, 30:42] = (240, 136, 30)  # a device's orange tag: no checked box
     found = [(w.kind, w.name) for w in detect_widgets(pixels)]
     assert "combo" not in {kind for kind, _ in found}
-    assert found.count(("icon", "close")) == 3 and ("icon", "square") in found
+    assert found.count(("icon", "close")) == 3 and ("icon", "orange square") in found
 
 
 PARENTAL = screen(

@@ -541,3 +541,16 @@ def test_a_settings_sites_section_is_opened_for_the_step_that_names_it(
     [task] = [t for t in DEV10 if t.id == task_id]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", ["s10-wiki-red-extension", "s10-wiki-drop-cisco"])
+def test_a_rich_text_edit_keeps_the_articles_formatting(task_id: str, tmp_path: Path) -> None:
+    """Chromium, default settings, a wiki's rich-text editor: "make 'extension 4400' red" (at
+    scale 2) selects the words and presses the red swatch; deleting the sentence about the old
+    client (at scale 1) selects that sentence alone and deletes it, so the green words
+    elsewhere stay green (a paste of the plain text would lose them). The check is the
+    article the page sent: its text and each run's colour."""
+    [task] = [t for t in DEV10 if t.id == task_id]
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (result.check, result.outcome, result.reason)

@@ -1,0 +1,89 @@
+"""Rich text: words chosen by their ink's colour, a toolbar's swatches and flat buttons, a
+sentence deleted with its space, times in prose."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from clickwright.agent import passages, selecting
+from clickwright.agent.grounding import is_prose
+from clickwright.parsers.widgets import _resize_grip, detect_widgets
+from clickwright.types import Box, Element, Frame, Screen
+from tests.test_reading_screen import el, read, screen
+
+GREEN, INK = (45, 164, 78), (31, 35, 40)
+
+
+def _line(pieces: list[tuple[str, tuple[int, int, int]]]) -> tuple[Screen, str]:
+    """One line of text drawn in runs of colours, read as one text element."""
+    pixels = np.full((80, 900, 3), 255, np.uint8)
+    x = 20
+    for words, colour in pieces:
+        cv2.putText(pixels, words, (x, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
+        x += cv2.getTextSize(words, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)[0][0]
+    text = "".join(words for words, _ in pieces)
+    return Screen(Frame(pixels), (Element(0, el(0, "text", "", (20, 30, x - 20, 20)).box,
+                                          "text", text),)), text  # fmt: skip
+
+
+def test_the_words_named_by_their_inks_colour_are_selected():
+    shown, _ = _line([("Install it from the ", INK), ("Software Centre", GREEN),
+                      (" instead, then sign in.", INK)])  # fmt: skip
+    found = selecting.span(shown, passages.read("the green words"))
+    assert found is not None and found.text == "Software Centre"
+    assert found.start[0] < found.end[0]
+
+
+def test_a_colour_word_the_text_holds_is_those_words_when_said_as_one():
+    shown, _ = _line([("The green light means go, the ", INK), ("red", GREEN), (" one stop.", INK)])
+    assert selecting.span(shown, passages.read("the word 'green'")).text == "green"
+    assert selecting.span(shown, passages.read("the green words")).text == "red"
+
+
+def test_a_sentence_deleted_takes_one_space_with_it():
+    text = "Connect through the VPN. The old client is no longer supported. Install the new one."
+    found = passages.find(text, passages.read("the sentence about the old client"))
+    assert passages.removed(text, found) == "Connect through the VPN. Install the new one."
+
+
+def test_times_in_a_paragraph_are_prose_not_label_value_lines():
+    assert is_prose("Still stuck? Call the service desk,\nweekdays 08:00-16:00.")
+    assert not is_prose("Name: Ada\nEmail: ada@example.org")
+
+
+def test_a_swatch_with_rounded_corners_is_named_by_its_colour():
+    pixels = np.full((60, 200, 3), 250, np.uint8)
+    for x, colour in ((40, (207, 34, 46)), (120, (9, 105, 218))):
+        cv2.rectangle(pixels, (x, 20), (x + 19, 39), colour, -1)
+        cv2.rectangle(pixels, (x, 20), (x + 19, 39), (170, 30, 40), 1)
+        for cx, cy in ((x, 20), (x + 19, 20), (x, 39), (x + 19, 39)):  # rounded corners
+            pixels[cy, cx] = (250, 250, 250)
+    names = {w.name for w in detect_widgets(pixels) if w.kind == "icon"}
+    assert {"red square", "blue square"} <= names
+
+
+def test_a_toolbars_button_in_its_corner_is_no_text_areas_resize_grip():
+    gray = np.full((100, 800), 255, np.uint8)
+    cv2.rectangle(gray, (20, 20), (772, 62), 210, 1)  # the bar: 753 x 43
+    gray[48:56, 758:762] = 40  # Publish's rounded corner, at the top left of the bar's corner
+    gray[53, 761], gray[54, 760:762], gray[55, 759:762] = 255, 255, 255
+    bar = Box(20, 20, 753, 43)
+    assert not _resize_grip(gray, bar)
+    grip = np.full((100, 800), 255, np.uint8)
+    cv2.rectangle(grip, (20, 20), (772, 62), 210, 1)
+    for reach in (8, 4):  # a text area's grip: two short strokes across its corner
+        cv2.line(grip, (770 - reach, 60), (770, 60 - reach), 90, 1)
+    assert _resize_grip(grip, bar)
+
+
+def test_clear_formatting_is_a_toolbars_flat_button_and_bold_a_shortcut():
+    toolbar = screen(
+        el(0, "text", "B", (20, 10, 12, 16)),
+        el(1, "text", "U", (50, 10, 12, 16)),
+        el(2, "text", "Tx", (90, 10, 18, 18)),
+        el(3, "text", "Getting connected through the company VPN is easy.", (20, 60, 400, 18)),
+    )
+    assert read("the green words shouldn't be coloured", toolbar)[1] == ("click", "Tx", None)
+    assert read("make the word easy bold", toolbar)[1] == ("press", None, None,
+                                                           {"keys": ("ctrl", "b")})
