@@ -60,7 +60,7 @@ from clickwright.agent.grounding import (
     text_similarity,
     words_shift,
 )
-from clickwright.agent.lexicon import lexicon, words_of
+from clickwright.agent.lexicon import lexicon, phrase_at, words_of
 from clickwright.agent.reading import is_pronoun, place, value_source
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
@@ -1588,11 +1588,36 @@ class OfflineActor:
             mores = [m for m in mores if row.contains(m.box, slack=2)] or below[:1]
         if len(mores) != 1:
             return False
+        closed = self.screen
         self.click_element(step, mores[0], f"'{description}' may be in its 'more' menu")
         if shown():
             return True
+        if (entry := self._edit_entry(closed)) is not None:  # "Edit details": the row's fields
+            self.click_element(step, entry, f"'{description}' may be among its details")
+            if shown():
+                return True
         self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "not in this menu")
         return False
+
+    def _edit_entry(self, closed: Screen) -> Element | None:
+        """The entry of the menu opened since `closed` that opens its row's details to edit
+        ("✎ Edit details", "Properties"), by the lexicon's words at the start of its label
+        (past a glyph OCR read as a mark or glued on: "9Edit details"); the entry itself over
+        its text."""
+        entries, before = lexicon().edit_entries, {(e.text, e.box) for e in closed.elements}
+        found: dict[str, list[Element]] = {}
+        for element in self.screen.elements:
+            if (element.text, element.box) in before:
+                continue
+            words = words_of(re.sub(r"^[^A-Za-z]*", "", element.text))
+            if element.kind in ("button", "menu", "list_item", "text") and any(
+                phrase_at(words, 0, p) and len(words) <= len(p) + 2 for p in entries
+            ):
+                found.setdefault(" ".join(words), []).append(element)
+        if len(found) != 1:
+            return None
+        (same,) = found.values()
+        return min(same, key=lambda e: e.kind == "text")
 
     def _in_the_settings(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
         """Open the program's settings and look through their tabs."""

@@ -685,8 +685,10 @@ def interpret(task: str) -> list[Step]:
              and not _taken_by_next(s, steps[i + 1 : i + 2])]  # fmt: skip
     steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_referring(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
+    steps = [_owned_by(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_put_there(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])
+             and not _chooses_for_the_next(s, steps[i + 1 : i + 2])
              and not (i and _said_twice(s, steps[i - 1]))]  # fmt: skip
     for index, step in enumerate(list(steps)):
         if (
@@ -749,6 +751,28 @@ def _said_of_the_next(step: Step, rest: list[Step]) -> bool:
         and rest[0].verb == "drag"
         and rest[0].target == _subject(step)
     )
+
+
+def _chooser(step: Step) -> str | None:
+    """ "whoever owes us the most": the words of a clause that only chooses whom the next one
+    acts on."""
+    said = words_of(step.clause)
+    chooses = step.verb == "unread" and said[:1] and said[0] in lexicon().choosers
+    return step.target if chooses else None
+
+
+def _chooses_for_the_next(step: Step, rest: list[Step]) -> bool:
+    """Whether `step` only chose the row the next step acts in (its scope now)."""
+    chooser = _chooser(step)
+    return chooser is not None and bool(rest) and rest[0].scope == chooser
+
+
+def _owned_by(step: Step, before: Step) -> Step:
+    """ "whoever owes us the most, raise their credit limit": the row the clause before chose
+    is where "their" credit limit is."""
+    chooser = _chooser(before)
+    owned = set(words_of(step.clause)) & {"their", "his", "her", "its", "them", "him"}
+    return replace(step, scope=chooser) if chooser and owned and not step.scope else step
 
 
 def _referring(step: Step, before: Step) -> Step:

@@ -285,6 +285,8 @@ class Lexicon:
         self.day_parts: dict[str, tuple[float, float]] = {
             k: (float(v[0]), float(v[1])) for k, v in data["day_parts"].items()
         }
+        self.choosers = frozenset(data["choosers"])
+        self.edit_entries = _phrases(data["edit_entries"])
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()
         }

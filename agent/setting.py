@@ -224,9 +224,10 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
         known = _labelled(actor.screen, wanted)
         if step.kind in (*FIELD_KINDS, *TOGGLE_KINDS):
             known = [f for f in known if f.element.kind == step.kind] or known
+        known = [f for f in known if _takes(f.element, step.text or "")]
         if len(known) != 1 or step.scope:
             carded = _in_card(actor.screen, wanted, step.text or "", step.scope)
-            if carded is not None:
+            if carded is not None and _takes(carded.element, step.text or ""):
                 return carded
         if known:
             return max(known, key=lambda f: text_similarity(wanted, f.label))
@@ -238,6 +239,13 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
         ):
             return None
     return None
+
+
+def _takes(element: Element, value: str) -> bool:
+    """Whether a control can be set to `value`: a check box or switch takes no amount ("their
+    credit limit to 50 000" is no box's)."""
+    said = value.strip().lower()
+    return element.kind not in TOGGLE_KINDS or said in ON | OFF or quantity(said) is None
 
 
 def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
@@ -326,7 +334,7 @@ def taking(
     return matched or ([] if strict else [f for f in numeric if not shown[id(f)]])
 
 
-QUANTITY = re.compile(r"\s*(-?\d+(?:[.,]\d+)?)\s*(\D{0,12}?)\s*")
+QUANTITY = re.compile(r"\s*(-?\d{1,3}(?:[ \u00a0\u202f]\d{3})+|-?\d+(?:[.,]\d+)?)\s*(\D{0,12}?)\s*")
 SHOWN_QUANTITY = re.compile(r"-?\d+(?:[.,]\d+)?\s*(°\s?[CF]?|%|[^\W\d_]{1,10})")
 
 
@@ -339,7 +347,7 @@ def quantity(text: str) -> tuple[float, str | None] | None:
     group = lexicon().unit(m[2]) if m[2] else None
     if m[2] and group is None:
         return None
-    return float(m[1].replace(",", ".")), group
+    return float(re.sub(r"[ \u00a0\u202f]", "", m[1]).replace(",", ".")), group  # "50 000"
 
 
 def _shown_units(screen: Screen, field: Field, within: Box) -> set[str]:

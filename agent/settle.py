@@ -15,6 +15,7 @@ import ast
 import math
 import operator
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -80,6 +81,10 @@ class Settled:
 
 def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
     """The step(s) `step` becomes on `screen`."""
+    if step.scope and shows_words(screen, row_words(step.scope), rows=True) is None and (
+        row := row_by_extreme(screen, step.scope)
+    ):
+        step = replace(step, scope=row)  # "whoever owes the most": the row that shows it
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -1736,13 +1741,24 @@ def row_by_extreme(screen: Screen, words: str) -> str | None:
                                           for _, o in values), default=None)  # fmt: skip
     if column is None:
         return None
-    same = [v for v in values if abs(v[1].box.center[0] - column[1].box.center[0]) < 20]
+    heads = next((h for phrase, h in lex.column_verbs.items()
+                  if any(phrase_at(said, i, phrase) for i in range(len(said)))), ())  # fmt: skip
+    named = [v for v in values if _named_column(screen, _column_of(v, values), said, heads)]
+    column = max(named, key=lambda v: len(_column_of(v, values)), default=column)
+    same = _column_of(column, values)
     if rows is not None:
         same = [v for v in same if any(abs(v[1].box.center[1] - y) < v[1].box.h / 2 for y in rows)]
     if len(same) < (1 if rows is not None else 2):
         return None
     _, cell = (min if way == "min" else max)(same, key=lambda v: v[0])
     return _row_name(screen, cell.box.center[1], cell.box.x)
+
+
+def _column_of(
+    cell: tuple[float, Element], values: list[tuple[float, Element]]
+) -> list[tuple[float, Element]]:
+    """The values in `cell`'s column (their middles within a few pixels, as numbers align)."""
+    return [v for v in values if abs(v[1].box.center[0] - cell[1].box.center[0]) < 20]
 
 
 MONEY_CELL = re.compile(r"[$€£]?\s?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?\s?[^\W\d_]{0,3}")
@@ -1800,23 +1816,53 @@ def _clock(text: str) -> float | None:
     return said[0] + said[1] / 60 if said is not None else None
 
 
-def _headed(screen: Screen, column: list[tuple[float, Element]], heads: tuple[str, ...]) -> bool:
+def _headed(screen: Screen, column: list[tuple[float, Element]], heads: Sequence[str]) -> bool:
     """Whether the column's heading (the text just above its first cell) is one of `heads`."""
-    top = min(column, key=lambda c: c[1].box.y)[1].box
-    above = [e for e in screen.elements if e.text.strip() and e.box.bottom <= top.y + 2
-             and abs(e.box.x - top.x) < 30 and top.y - e.box.bottom < 3 * top.h]  # fmt: skip
-    heading = max(above, key=lambda e: e.box.y, default=None)
+    heading = _heading(screen, column)
     return heading is not None and bool(set(words_of(heading.text)) & set(heads))
 
 
+def _named_column(
+    screen: Screen, column: list[tuple[float, Element]], said: list[str], heads: Sequence[str]
+) -> bool:
+    """Whether the words name the column: by its verb ("owes": Balance due) or its heading's
+    own words ("the highest credit limit")."""
+    heading = _heading(screen, column)
+    named = set(words_of(heading.text)) if heading is not None else set()
+    return bool(named) and (bool(named & set(heads)) or named <= set(said))
+
+
+def _heading(screen: Screen, column: list[tuple[float, Element]]) -> Element | None:
+    """The text just above the column's first cell, aligned with it left or right."""
+    top = min(column, key=lambda c: c[1].box.y)[1].box
+    above = [e for e in screen.elements if e.text.strip() and e.box.bottom <= top.y + 2
+             and (abs(e.box.x - top.x) < 30 or abs(e.box.right - top.right) < 30)
+             and top.y - e.box.bottom < HEADING_REACH * top.h]  # fmt: skip
+    return max(above, key=lambda e: e.box.y, default=None)
+
+
+HEADING_REACH = 6
+"""Line heights a column's heading may be above its first amount (a row or two with none,
+"–", between them)."""
+
+
 def _row_name(screen: Screen, middle: float, before: int | None = None) -> str | None:
-    """The name of the row at `middle`: its first text with letters, left of `before`."""
+    """The name of the row at `middle`: its first text with letters, left of `before`, that
+    no other row shows (a customer's name over the city beside it; the name over the email
+    under it in a cell of two lines)."""
     line = [e for e in screen.elements if e.text.strip() and e.kind not in ("button", "link")
-            and abs(e.box.center[1] - middle) < max(e.box.h / 2, 6)]  # fmt: skip
+            and abs(e.box.center[1] - middle) < max(e.box.h, 6)]  # fmt: skip
     names = [e for e in line if re.search(r"[^\W\d_]", e.text)
              and (before is None or e.box.right <= before)
              and not any(o is not e and e.box.contains(o.box, slack=2) for o in line)]  # fmt: skip
-    return min(names, key=lambda e: e.box.x).text.strip() if names else None  # not the whole row
+    shown = Counter(normalize(e.text) for e in screen.elements)
+    first = min(names, key=lambda e: (shown[normalize(e.text)] > 1, e.box.x // ALIGNED, e.box.y),
+                default=None)  # fmt: skip
+    return first.text.strip() if first is not None else None  # not the whole row
+
+
+ALIGNED = 20
+"""Pixels within which texts start in one column (a name over its email a few pixels apart)."""
 
 
 # ---- deleting: a row through its button, a line, a word, everything ------------------------------

@@ -87,3 +87,42 @@ def test_clear_formatting_is_a_toolbars_flat_button_and_bold_a_shortcut():
     assert read("the green words shouldn't be coloured", toolbar)[1] == ("click", "Tx", None)
     assert read("make the word easy bold", toolbar)[1] == ("press", None, None,
                                                            {"keys": ("ctrl", "b")})
+
+
+LEDGER = screen(
+    el(0, "text", "CUSTOMER", (40, 20, 80, 14)),
+    el(1, "text", "BALANCE DUE", (300, 20, 90, 14)),
+    el(2, "text", "CREDIT LIMIT", (440, 20, 90, 14)),
+    el(3, "text", "Fjordkaffe", (40, 50, 80, 16)),
+    el(4, "text", "3 200 kr", (330, 50, 60, 16)),
+    el(5, "text", "90 000 kr", (470, 50, 60, 16)),
+    el(6, "text", "Solheim Arkitekter", (40, 90, 130, 16)),
+    el(7, "text", "31 600 kr", (330, 90, 60, 16)),
+    el(8, "text", "40 000 kr", (470, 90, 60, 16)),
+    el(9, "text", "Vestkyst Media", (40, 130, 110, 16)),
+    el(10, "text", "6 700 kr", (330, 130, 60, 16)),
+    el(11, "text", "20 000 kr", (470, 130, 60, 16)),
+)
+
+
+def test_whoever_a_superlative_names_is_the_row_the_next_step_acts_in():
+    from clickwright.agent.interpreter import interpret
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import row_by_extreme, settle
+
+    (step,) = interpret("whoever owes us the most right now, raise their credit limit to 50 000")
+    assert (step.verb, step.target, step.text) == ("set", "credit limit", "50 000")
+    assert step.scope == "whoever owes us the most right now"
+    (settled,) = settle(step, LEDGER, Memory()).steps
+    assert settled.scope == "Solheim Arkitekter"  # the most owed, not the highest limit
+    assert row_by_extreme(LEDGER, "the customer with the highest credit limit") == "Fjordkaffe"
+    assert row_by_extreme(LEDGER, "whoever owes the least") == "Fjordkaffe"
+
+
+def test_an_amount_is_no_check_boxs_value():
+    from clickwright.agent.setting import _takes, quantity
+
+    box = el(0, "checkbox", "CUSTOMER", (10, 10, 100, 16))
+    assert quantity("50 000") == (50000.0, None)
+    assert not _takes(box, "50 000") and _takes(box, "on") and _takes(box, "1")
+    assert _takes(el(1, "input", "40 000", (10, 40, 100, 24)), "50 000")
