@@ -72,6 +72,7 @@ from clickwright.agent.settle import (
     read_value,
     row_by_extreme,
     row_words,
+    scope_row,
     searched_form,
     settle,
 )
@@ -1385,7 +1386,7 @@ class OfflineActor:
         when no row shows it, none of several alike is guessed."""
         if not step.scope or place(step.scope) is not None or not found:
             return found
-        box = self._row or scope_box(screen, row_words(step.scope))
+        box = self._row or scope_box(screen, scope_row(step.scope))
         if box is None and len(found) > 1 and found[0].score - found[1].score < 1:
             raise StepFailed(
                 f"could not {step.clause!r}: no row or card shows {step.scope!r}, and there are "
@@ -1401,8 +1402,8 @@ class OfflineActor:
         where = place(scope)
         if where == "settings" and not _in_settings(self.screen):
             self._open_settings(step)
-        if where is None and _names_a_row(row_words(scope)):
-            self._find_row(step, row_words(scope))
+        if where is None and _names_a_row(scope_row(scope)):  # "Fjordkaffe's notes": its row
+            self._find_row(step, scope_row(scope))
         if where != "tab":
             return
         name = " ".join(w for w in scope.split() if w.lower() not in ("tab", "tabs", "page"))
@@ -1441,13 +1442,16 @@ class OfflineActor:
     def _in_row_menu(self, step: Step, description: str, kind: str | None) -> list[Candidate]:
         """An action of a row that is not shown as a button there ("Mark as shipped" behind the
         row's "•••"): the row's menu opened, and its entries that match."""
-        keys = showing_words(self.screen, row_words(step.scope or ""), rows=True)
+        keys = showing_words(self.screen, scope_row(step.scope or ""), rows=True)
         menu = next((m for k in keys if (m := row_menu(self.screen, k.box))), None)
         if menu is None:
             return []
         closed = self.screen
         self.click_element(step, menu, f"{description!r} is not shown: the row's menu")
         found = self._candidates(self.screen, description, kind, new_since=closed)
+        if not found and (entry := self._edit_entry(closed)) is not None:
+            self.click_element(step, entry, f"{description!r} may be among the row's details")
+            found = self._candidates(self.screen, description, kind, new_since=closed)
         if not found:
             self.blind(step, Hotkey(keys=("esc",)), None, CHANGE, "not in the row's menu")
         return found
@@ -1497,9 +1501,11 @@ class OfflineActor:
                            for c in self._candidates(screen, description, kind, nth))  # fmt: skip
             if description:
                 best = self._candidates(screen, description, kind, nth)
-                return bool(best) and (
-                    not best[0].element.text
-                    or text_similarity(description, best[0].element.text) >= SHOWN_WELL
+                element = best[0].element if best else None
+                return element is not None and (
+                    not element.text
+                    or text_similarity(description, element.text) >= SHOWN_WELL
+                    or text_similarity(description, element.name) >= SHOWN_WELL  # a field
                 )  # a word that only looks like it ('|cursor' for 'Cursor blink') is not it
             return shows_words(screen, description, echo_of=self.state.task) is not None
 
@@ -1581,7 +1587,7 @@ class OfflineActor:
         mores = [c.element for c in self._candidates(self.screen, "more", "icon")
                  if c.element.name == "more"]  # fmt: skip
         if step.scope and place(step.scope) is None:
-            row = self._row or scope_box(self.screen, row_words(step.scope))
+            row = self._row or scope_box(self.screen, scope_row(step.scope))
             if row is None:
                 return False
             below = sorted((m for m in mores if m.box.center[1] >= row.y), key=lambda m: m.box.y)

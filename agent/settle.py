@@ -85,6 +85,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         row := row_by_extreme(screen, step.scope)
     ):
         step = replace(step, scope=row)  # "whoever owes the most": the row that shows it
+    if (owned := _owned_field(step, screen)) is not None:
+        return owned
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -102,7 +104,12 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _delete(step, screen)
         case "change":
             return _change(step, screen)
-        case "intent" if step.text == "save" and memory.edited and not asks_to_save(screen):
+        case "intent" if (
+            step.text == "save"
+            and memory.edited
+            and not asks_to_save(screen)
+            and intent_button(screen, lexicon().intents["save"]) is None
+        ):  # a dialog's own "Save changes" is pressed, not the browser's Ctrl+S
             keys = Step("press", step.clause, keys=("ctrl", "s"))
             return Settled([keys], "the document this run changed: Ctrl+S")
         case "intent":
@@ -134,6 +141,30 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         case "drag" if step.soft and step.target:
             return _moved(step, screen)
     return Settled([replace(step, soft=False)])
+
+
+_OWN_FIELD = re.compile(r"(?P<row>.+?)(?:'s|’s|s') (?P<field>\w+(?: \w+)?)$")
+"""A row's own field: "Fjordkaffe's notes"."""
+_IN_A_FIELD = ("delete", "change", "type", "insert", "lines")
+
+
+def scope_row(scope: str) -> str:
+    """The words of the row a scope names: "Fjordkaffe" in "Fjordkaffe's notes"."""
+    said = _OWN_FIELD.fullmatch(scope)
+    return row_words(said["row"] if said else scope)
+
+
+def _owned_field(step: Step, screen: Screen) -> Settled | None:
+    """ "In Fjordkaffe's notes, get rid of the line about their old address": the row's field
+    is clicked into first (found behind the row's menu when the screen does not show it),
+    then the edit is made in it."""
+    said = _OWN_FIELD.fullmatch(step.scope or "")
+    if step.verb not in _IN_A_FIELD or said is None or _labelled_as(screen, said["field"]):
+        return None
+    if shows_words(screen, row_words(said["row"]), rows=True) is None:
+        return None
+    into = Step("click", step.clause, target=said["field"], kind="input", scope=said["row"])
+    return Settled([into, replace(step, scope=None)], f"in the {said['field']} of {said['row']}")
 
 
 def _ticks(clause: str, rows: list[Element]) -> list[Step]:

@@ -67,6 +67,7 @@ def fuse(
     selects the row, not the check box), named after its label, which stays a text of its own.
     """
     rows = [r for r in rows or [] if not _in_cell(r, widgets)]
+    widgets = [_selected_row(w, rows) for w in widgets]
     splitting = [w for w in widgets if w.kind in LABELLED + FIELDS + ("button",)]
     texts = _split_at_widgets(texts, splitting)
     menus = {id(texts[i]): title for i, title in menu_bar(texts).items()}
@@ -327,6 +328,26 @@ A11Y_STATES = frozenset({"checked", "selected", "focused", "disabled"})
 TEXT_KINDS = ("text",)
 SAME_BOX = 0.6  # IoU at which a tree container and a pixel element are one thing
 HELD = 0.6  # share of a pixel element that must lie in a node for the node to explain it
+
+
+def _selected_row(widget: Widget, rows: list[Element]) -> Widget:
+    """A field lined up with the list's rows and touching one is the list's selected row (a
+    side navigation's current entry, on a tint with an accent edge), not a text box."""
+    if widget.kind != "input" or "multiline" in widget.state:
+        return widget
+    box = widget.box
+    for row in (r.box for r in rows):
+        lined_up = abs(row.x - box.x) <= ROW_SLACK and abs(row.right - box.right) <= ROW_SLACK
+        touching = -ROW_SLACK <= row.y - box.bottom <= ROW_SLACK or (
+            -ROW_SLACK <= box.y - row.bottom <= ROW_SLACK
+        )
+        if lined_up and touching and abs(row.h - box.h) <= row.h / 3:
+            return replace(widget, kind="list_item", state=widget.state | {"selected"})
+    return widget
+
+
+ROW_SLACK = 5
+"""Pixels a list's selected row may stand out from its neighbours' edges (an accent border)."""
 
 
 def fuse_accessibility(

@@ -126,3 +126,38 @@ def test_an_amount_is_no_check_boxs_value():
     assert quantity("50 000") == (50000.0, None)
     assert not _takes(box, "50 000") and _takes(box, "on") and _takes(box, "1")
     assert _takes(el(1, "input", "40 000", (10, 40, 100, 24)), "50 000")
+
+
+def test_a_rows_own_field_is_clicked_into_before_the_edit():
+    from clickwright.agent.interpreter import interpret
+    from clickwright.agent.memory import Memory
+    from clickwright.agent.settle import scope_row, settle
+
+    (step, save) = interpret("In Fjordkaffe's notes, get rid of the line about their old "
+                             "address and save.")  # fmt: skip
+    assert scope_row(step.scope) == "Fjordkaffe"
+    into, delete = settle(step, LEDGER, Memory()).steps
+    assert (into.verb, into.target, into.scope, into.kind) == ("click", "notes", "Fjordkaffe",
+                                                                "input")  # fmt: skip
+    assert (delete.verb, delete.target, delete.scope) == ("delete", "line about their old "
+                                                          "address", None)  # fmt: skip
+    dialog = screen(el(0, "text", "Notes", (20, 20, 40, 14)), el(1, "input", "", (20, 40, 300, 80)),
+                    el(2, "button", "Cancel", (120, 140, 70, 28)),
+                    el(3, "button", "Save changes", (200, 140, 110, 28)))  # fmt: skip
+    edited = Memory()
+    edited.edited = True  # the run changed the notes' text: the dialog's button, not Ctrl+S
+    assert [(s.verb, s.target) for s in settle(save, dialog, edited).steps] == [
+        ("click", "Save changes")]
+
+
+def test_a_field_lined_up_with_a_lists_rows_is_its_selected_row():
+    from clickwright.parsers.fusion import fuse
+    from clickwright.parsers.widgets import Widget
+
+    rows = [el(0, "list_item", "", (10, 110, 220, 38)), el(1, "list_item", "", (10, 186, 220, 38))]
+    current = Widget(el(2, "input", "", (14, 150, 216, 37)).box, "input", 0.8)
+    fused = fuse([], [current], rows)
+    assert [(e.kind, sorted(e.state)) for e in fused if e.box == current.box] == [
+        ("list_item", ["selected"])]
+    alone = Widget(el(3, "input", "", (300, 150, 216, 37)).box, "input", 0.8)
+    assert [e.kind for e in fuse([], [alone], rows) if e.box == alone.box] == ["input"]

@@ -557,13 +557,16 @@ def test_a_rich_text_edit_keeps_the_articles_formatting(task_id: str, tmp_path: 
 
 
 @pytest.mark.slow
-def test_a_row_chosen_by_what_it_owes_has_its_field_set_through_its_edit_details(
-    tmp_path: Path,
-) -> None:
+@pytest.mark.parametrize(
+    "task_id", ["s10-customers-limit-biggest-debt", "s10-customers-fjordkaffe-notes"]
+)
+def test_a_rows_field_behind_its_menu_is_set(task_id: str, tmp_path: Path) -> None:
     """Chromium at scale 1, default settings, an invoicing app's customers: "whoever owes us
     the most right now, raise their credit limit to 50 000" finds the row with the largest
-    Balance due, opens its "⋯" menu's Edit details, sets Credit limit and saves. The check is
-    the form the page sent (that customer's limit, nobody else's)."""
-    [task] = [t for t in DEV10 if t.id == "s10-customers-limit-biggest-debt"]
+    Balance due; "In Fjordkaffe's notes, get rid of the line about their old address and save"
+    the row Fjordkaffe. Each opens its row's "⋯" menu's Edit details, changes the field (the
+    limit; one line of the notes) and presses the dialog's Save changes. The check is the form
+    the page sent (that customer's field, nobody else's)."""
+    [task] = [t for t in DEV10 if t.id == task_id]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
