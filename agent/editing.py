@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from difflib import SequenceMatcher
 from dataclasses import replace
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
@@ -34,16 +34,7 @@ from clickwright.agent.grounding import (
 from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.agent.settle import asks_to_save, intent_button
 from clickwright.errors import StepFailed
-from clickwright.types import (
-    Box,
-    Click,
-    DoubleClick,
-    Element,
-    Hotkey,
-    Screen,
-    Target,
-    Type,
-)
+from clickwright.types import Box, Click, DoubleClick, Element, Hotkey, Screen, Target, Type
 
 if TYPE_CHECKING:
     from clickwright.agent.actor import OfflineActor
@@ -191,9 +182,9 @@ def _rich(screen: Screen) -> bool:
 def _in_place(actor: OfflineActor, step: Step, before: str, after: str) -> bool:
     """The words that differ between `before` and `after` selected where the screen shows
     them and typed over (or deleted), each in turn, then the text read back: True when it
-    reads as `after`. False, having changed nothing, when a change is not one run of words
-    in one paragraph the screen shows once; False after changing some when the text does not
-    read back as wanted (the caller then puts all of `after` in)."""
+    reads as `after`. False when a change is not one run of words in one paragraph that the
+    screen shows, or the text does not read back as wanted; the caller then puts all of
+    `after` in (over any change made before that was found)."""
     old, new = _tokens(before), _tokens(after)
     changes = [c for c in SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
                if c[0] != "equal"]  # fmt: skip

@@ -757,7 +757,7 @@ def _chooser(step: Step) -> str | None:
     """ "whoever owes us the most": the words of a clause that only chooses whom the next one
     acts on."""
     said = words_of(step.clause)
-    chooses = step.verb == "unread" and said[:1] and said[0] in lexicon().choosers
+    chooses = step.verb == "unread" and bool(said) and said[0] in lexicon().choosers
     return step.target if chooses else None
 
 
