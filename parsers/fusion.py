@@ -32,6 +32,7 @@ LABELLED = (*TOGGLES, "toggle")
 FIELDS = ("input", "combo")  # widgets that take a name from a label beside or above them
 CONTAINERS = ("container", "image")
 LABEL_GAP = 250  # farthest a label may sit left of its field, in pixels
+ABOVE_REACH = 3  # field heights right of a field's left edge its label above may start
 TOGGLE_GAP = 2.0  # farthest a toggle's label may start, in toggle widths right of it
 LOOKALIKES = frozenset("口回□厂OoQ0DCVvLJ2")  # what OCR reads a check box or radio glyph as
 # ("2": Tk's diamond)
@@ -127,7 +128,8 @@ def fuse(
             )
         )
 
-    names = _name_fields([(i, w) for i, w in enumerate(hosts) if w.kind in FIELDS], free)
+    panels = [w.box for w in widgets if w.kind in ("container", "list_item")] + [r.box for r in rows]
+    names = _name_fields([(i, w) for i, w in enumerate(hosts) if w.kind in FIELDS], free, panels)
     for index, widget in enumerate(hosts):
         contents = _reading_order(inside.get(index, []), lambda t: t.box)
         if widget.kind == "list_item":  # a cell's reading of its check box or icons
@@ -1096,9 +1098,13 @@ def _glyph_sign(character: str) -> bool:
 BARE_VALUE = re.compile(r"\s*[-+$€£]?\s?\d[\d.,:/-]*\s?%?\s*")
 
 
-def _name_fields(fields: list[tuple[int, Widget]], texts: list[TextBox]) -> dict[int, str]:
+def _name_fields(
+    fields: list[tuple[int, Widget]], texts: list[TextBox], panels: Sequence[Box] = ()
+) -> dict[int, str]:
     """Name each line edit or combo box after its label: the nearest text on its left in the
-    same row, else the text just above it, each label used once."""
+    same row, else the text just above it, each label used once. A panel or a list's row
+    that holds one of the two and not the other parts them (a side navigation's entry beside
+    a page's search field; a table's cell beside a dialog's field)."""
     options = []
     for index, field in fields:
         box = field.box
@@ -1106,13 +1112,15 @@ def _name_fields(fields: list[tuple[int, Widget]], texts: list[TextBox]) -> dict
             if BARE_VALUE.fullmatch(text.text):
                 continue  # a number is a value (a slider's, drawn above its knob), no name
             label = text.box
+            if any(p.contains(label, slack=2) != p.contains(box, slack=2) for p in panels):
+                continue
             left_gap = box.x - label.right
             same_row = abs(label.center[1] - box.center[1]) <= max(box.h, label.h) / 2
             if same_row and -4 <= left_gap <= LABEL_GAP:
                 options.append((0, left_gap, index, t_index))
                 continue
             above_gap = box.y - label.bottom
-            aligned = box.x - box.h <= label.x <= box.x + box.w / 2
+            aligned = box.x - box.h <= label.x <= box.x + min(box.w / 2, ABOVE_REACH * box.h)
             if aligned and -2 <= above_gap <= max(box.h, 20):
                 options.append((1, above_gap, index, t_index))
     names: dict[int, str] = {}

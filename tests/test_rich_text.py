@@ -161,3 +161,19 @@ def test_a_field_lined_up_with_a_lists_rows_is_its_selected_row():
         ("list_item", ["selected"])]
     alone = Widget(el(3, "input", "", (300, 150, 216, 37)).box, "input", 0.8)
     assert [e.kind for e in fuse([], [alone], rows) if e.box == alone.box] == ["input"]
+
+
+def test_a_label_in_another_panel_names_no_field():
+    from clickwright.parsers.fusion import fuse
+    from clickwright.parsers.ocr import TextBox
+    from clickwright.parsers.widgets import Widget
+
+    nav = Widget(el(0, "container", "", (0, 60, 215, 700)).box, "container", 0.9)
+    dialog = Widget(el(1, "container", "", (400, 200, 480, 360)).box, "container", 0.9)
+    search = Widget(el(2, "input", "", (246, 89, 280, 31)).box, "input", 0.8)
+    notes = Widget(el(3, "input", "", (420, 453, 440, 82)).box, "input", 0.8)
+    texts = [TextBox(el(4, "text", "", (50, 97, 70, 16)).box, "Dashboard", 0.9),
+             TextBox(el(5, "text", "", (300, 460, 100, 16)).box, "Lysaker Bloms", 0.9),
+             TextBox(el(6, "text", "", (420, 432, 40, 14)).box, "Notes", 0.9)]  # fmt: skip
+    named = {e.box: e.name for e in fuse(texts, [nav, dialog, search, notes]) if e.kind == "input"}
+    assert named[search.box] == "" and named[notes.box] == "Notes"
