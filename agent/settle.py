@@ -118,6 +118,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _set(step, screen)
         case "unread":
             return _unread(step, screen)
+        case "type" if not step.soft and not step.target and _describes(step):  # "write a
+            return _unread(replace(step, verb="unread", target=step.clause), screen)  # review"
         case "type" if step.soft:
             return _type(step, screen)
         case "select" if step.soft:
@@ -419,12 +421,24 @@ def _type(step: Step, screen: Screen) -> Settled:
         if value := _trailing_value(text):
             typed = replace(step, text=value, soft=False)
             return Settled([typed], f"'{value}' is the value the words name")
+        if _describes(step):  # "add the hoodie in dark red": no words to type anywhere
+            return _unread(replace(step, verb="unread", target=step.clause), screen)
         return _same(step, "no field label among the words: all of them are the text")
     field, value = split
     if len(more := _fill(f"{field.label} {_cut_at_labels(value, screen, field)}", screen)) > 1:
         return Settled([replace(s, clause=step.clause) for s in more], "a field per label")
     settled = replace(step, target=field.label, kind="input", text=value, soft=False)
     return Settled([settled], f"'{field.label}' names a field; '{value}' is the text")
+
+
+def _describes(step: Step) -> bool:
+    """Whether the words a verb gives to type name things rather than being text: three
+    words or more after the verb before anything quoted, the first an article ("use the
+    discount code from the banner", "write a 4 star review of the hoodie, title '…'"); typed,
+    they would go into whatever has the focus."""
+    said = words_of(re.split(r"['\"“‘]", step.clause, maxsplit=1)[0])
+    typing = said[:1] in (["type"], ["enter"], ["input"])  # "type the words hello": as said
+    return not typing and len(said) >= 4 and said[1] in lexicon().determiners
 
 
 def _cut_at_labels(value: str, screen: Screen, field: Field) -> str:
@@ -2402,6 +2416,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
     if (timed := _at_part_of_day(screen, target)) is not None:
         return Settled([replace(step, target=timed.text, soft=False)], f"'{timed.text}'")
     said = step.clause.split(None, 1)[1] if len(step.clause.split()) > 1 else target
+    if target.lower() not in said.lower():
+        said = target  # a step the clause was rewritten to ("… in yellow": the yellow swatch)
     for words in (target, said):  # "choose the 2nd of May": the ordinal is the day
         if parse_date(words) is not None:
             return Settled([Step("set", step.clause, text=words)], "a date")

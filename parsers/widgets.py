@@ -252,13 +252,11 @@ class _Region:
         if ring.shape != outline.shape or ring[outline].mean() < 0.85:
             return None  # the outline must close all round
         filled_in = _accent(self.frame.pixels[self.window][self.mask > 0])
-        if filled_in and _flat_disc(self.frame.pixels, box):
-            return Widget(box, "icon", 0.5, name="dot")  # one flat colour with no dot or ring
-            # in it: a mail's coloured dot, a photo's tag
-        if filled_in and _flat_square(self.frame.pixels, box):
-            fill = flat_fill(self.frame.pixels, box)  # a device's colour tag, a swatch: no tick
-            named = f"{palette().nearest(fill)} square" if fill is not None else "square"
-            return Widget(box, "icon", 0.5, name=named)
+        for flat, shape in ((_flat_disc, "dot"), (_flat_square, "square")):
+            if filled_in and flat(self.frame.pixels, box):  # one flat colour, no tick or ring
+                fill = flat_fill(self.frame.pixels, box)  # in it: a mail's dot, a colour tag,
+                named = f"{palette().nearest(fill)} {shape}" if fill is not None else shape
+                return Widget(box, "icon", 0.5, name=named)  # a swatch
         marked = self.ink.sum() >= 0.08 * self.filled.sum() or filled_in
         # Kind by the outline's shape: at 13 px the flat inside of a ring is nearly square and
         # a tick splits a filled box's inside into a ragged shape.
@@ -1436,7 +1434,7 @@ def _choice_cards(widgets: list[Widget]) -> list[Widget]:
 def _a_knob(widget: Widget, sliders: list[Widget]) -> bool:
     """A round thumb drawn apart from its track reads as a radio button (or a flat dot) on
     its own."""
-    return (widget.kind in TOGGLES or widget.name == "dot") and any(
+    return (widget.kind in TOGGLES or widget.name.endswith("dot")) and any(
         s.box.contains(widget.box, slack=2) and widget.box.h >= 0.7 * s.box.h for s in sliders
     )
 

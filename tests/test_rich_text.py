@@ -4,6 +4,7 @@ sentence deleted with its space, times in prose."""
 from __future__ import annotations
 
 import cv2
+import pytest
 import numpy as np
 
 from clickwright.agent import passages, selecting
@@ -177,3 +178,23 @@ def test_a_label_in_another_panel_names_no_field():
              TextBox(el(6, "text", "", (420, 432, 40, 14)).box, "Notes", 0.9)]  # fmt: skip
     named = {e.box: e.name for e in fuse(texts, [nav, dialog, search, notes]) if e.kind == "input"}
     assert named[search.box] == "" and named[notes.box] == "Notes"
+
+
+def test_words_that_describe_things_are_not_typed_into_whatever_has_the_focus():
+    from clickwright.errors import TaskError
+
+    page = screen(el(0, "button", "Add to cart", (20, 20, 120, 30)),
+                  el(1, "text", "Nordvind hoodie", (20, 70, 160, 20)))  # fmt: skip
+    for task in ("use the discount code from the banner at the top",
+                 "write a 4 star review of the hoodie, title 'Warm but runs small'"):
+        with pytest.raises(TaskError):
+            read(task, page)
+    assert read("type 'hello there my friend'", page) == [("type", None, "hello there my friend")]
+
+
+def test_a_date_in_the_clause_is_no_date_to_set_for_the_swatch_it_was_rewritten_to():
+    toolbar = screen(el(0, "icon", "", (20, 10, 20, 20), name="yellow square"),
+                     el(1, "text", "Shops that sign up by 30 September pay no fees.",
+                        (20, 60, 400, 18)))  # fmt: skip
+    assert read("highlight 'by 30 September' in yellow", toolbar)[1][:2] == ("click",
+                                                                          "yellow swatch")
