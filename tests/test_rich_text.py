@@ -4,8 +4,8 @@ sentence deleted with its space, times in prose."""
 from __future__ import annotations
 
 import cv2
-import pytest
 import numpy as np
+import pytest
 
 from clickwright.agent import passages, selecting
 from clickwright.agent.grounding import is_prose
