@@ -286,6 +286,7 @@ class Lexicon:
             k: (float(v[0]), float(v[1])) for k, v in data["day_parts"].items()
         }
         self.choosers = frozenset(data["choosers"])
+        self.buying = frozenset(data["buying"])
         self.edit_entries = _phrases(data["edit_entries"])
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()

@@ -253,6 +253,8 @@ def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
     mm/dd/yyyy or a date), when the words name that kind of value."""
     lex = lexicon()
     kind = lex.value_kind(value)
+    if set(words_of(wanted)) & QUANTITY_WORDS and quantity(value) is not None:
+        return _stepper(screen)
     if kind not in ("date", "time") or not set(words_of(wanted)) & set(lex.fields[kind]):
         return None
     known = fields(screen)
@@ -263,6 +265,19 @@ def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
     if not made and not known and len(unlabelled) == 1:
         return unlabelled[0]  # the one field there is, its placeholder too faint to read
     return made[0] if len(made) == 1 else None
+
+
+QUANTITY_WORDS = frozenset({"quantity", "qty", "amount", "count", "number"})
+
+
+def _stepper(screen: Screen) -> Field | None:
+    """A shop's quantity with no label: the one field showing a bare count ("− 1 +" beside
+    Add to cart), typed into as a field whatever its frame looked like."""
+    counts = [e for e in screen.elements if e.kind in ("input", "combo")
+              and re.fullmatch(r"\d{1,3}", e.text.strip())]  # fmt: skip
+    if len(counts) != 1:
+        return None
+    return Field(replace(counts[0], kind="input"), "quantity")
 
 
 def _in_card(screen: Screen, words: str, value: str, scope: str | None) -> Field | None:

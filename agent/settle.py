@@ -59,6 +59,7 @@ from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
 from clickwright.agent.memory import Memory
 from clickwright.agent.setting import item_field, quantity, taking
 from clickwright.errors import StepFailed, TaskError
+from clickwright.parsers.colours import palette
 from clickwright.types import Element, Screen
 
 __all__ = ["Settled", "asks_to_save", "intent_button", "read_value", "row_words", "settle"]
@@ -258,6 +259,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
     if not toks:
         raise unreadable(clause, "it names nothing")
     lex = lexicon()
+    if (options := _options(clause, screen)) is not None:
+        return options
     ranged = _range(clause, screen)
     if ranged is not None and ranged.steps and ranged.steps[0].verb == "set":
         return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
@@ -429,6 +432,37 @@ def _type(step: Step, screen: Screen) -> Settled:
         return Settled([replace(s, clause=step.clause) for s in more], "a field per label")
     settled = replace(step, target=field.label, kind="input", text=value, soft=False)
     return Settled([settled], f"'{field.label}' names a field; '{value}' is the text")
+
+
+_SIZE = re.compile(r"\bsize (?P<size>[a-z0-9]{1,4})\b|\bin (?P<alone>xxs|xs|s|m|l|xl|xxl)\b", re.I)
+_HOW_MANY = re.compile(r"\b(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten) (?:of "
+                       r"(?:them|those|these|it)|pairs?|pieces?|items?|units?|packs?)\b|"
+                       r"\b(?:qty|quantity)(?: of)? (?P<q>\d{1,3})\b", re.I)  # fmt: skip
+
+
+def _options(clause: str, screen: Screen) -> Settled | None:
+    """ "add the hoodie in the dark red colour, size L, 2 of them": a product's options chosen
+    as a shopper does — the swatch of the colour named, the size's button, the quantity — then
+    the button the verb is on (Add to cart); None unless the clause names an option and the
+    screen shows such a button."""
+    verb = words_of(clause)[:1]
+    buttons = [b for b in screen.elements if b.kind == "button" and verb
+               and verb[0] in lexicon().buying and words_of(b.text)[:1] == verb]  # fmt: skip
+    if len(buttons) != 1:
+        return None
+    steps = []
+    if (colour := palette().name_in(clause)) is not None:
+        steps.append(Step("click", clause, target=f"{colour[0]} swatch"))
+    if (size := _SIZE.search(clause)) is not None:
+        label = (size["size"] or size["alone"]).upper()
+        steps.append(Step("click", clause, target=label, kind="button", where="exact"))
+    if (many := _HOW_MANY.search(clause)) is not None:
+        count = lexicon().number(many["n"] or many["q"])
+        steps.append(Step("set", clause, target="quantity", text=f"{count:g}"))
+    if not steps:
+        return None
+    press = Step("click", clause, target=buttons[0].text, kind="button")
+    return Settled([*steps, press], f"the options it names, then '{buttons[0].text}'")
 
 
 def _describes(step: Step) -> bool:

@@ -198,3 +198,14 @@ def test_a_date_in_the_clause_is_no_date_to_set_for_the_swatch_it_was_rewritten_
                         (20, 60, 400, 18)))  # fmt: skip
     assert read("highlight 'by 30 September' in yellow", toolbar)[1][:2] == ("click",
                                                                           "yellow swatch")
+
+
+def test_a_products_options_are_chosen_before_its_buy_button():
+    product = screen(el(0, "icon", "", (640, 290, 34, 34), name="dark green circle"),
+                     el(1, "icon", "", (732, 290, 34, 34), name="brown dot"),
+                     el(2, "button", "S", (640, 364, 58, 40)), el(3, "button", "L", (772, 364, 58, 40)),
+                     el(4, "combo", "1", (640, 433, 124, 46)),
+                     el(5, "button", "Add to cart", (776, 433, 260, 46)))  # fmt: skip
+    assert read("add the hoodie in the dark red colour, size L, 2 of them", product) == [
+        ("click", "dark red swatch", None), ("click", "L", None), ("set", "quantity", "2"),
+        ("click", "Add to cart", None)]

@@ -594,3 +594,17 @@ def test_set_11_is_dev_material_only_and_shares_no_id() -> None:
 
     texts = {page(t) for t in others if t.program == "chromium"}
     assert not any(page(t) in texts for t in dev11)  # pages are new
+
+
+@pytest.mark.slow
+def test_a_products_colour_size_and_quantity_are_chosen_before_add_to_cart(
+    tmp_path: Path,
+) -> None:
+    """Chromium at scale 1, default settings, a shop's product page: "add the hoodie in the
+    dark red colour, size L, 2 of them" presses the dark red swatch (no text on it), the L
+    button, types 2 into the unlabelled quantity stepper and presses Add to cart. The check
+    is the cart the page sent (one line: that colour, that size, two)."""
+    [task] = [t for t in tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
+              if t.id == "s11-shop-dark-red-l"]  # fmt: skip
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (result.check, result.outcome, result.reason)
