@@ -1344,6 +1344,12 @@ class OfflineActor:
         one = replace(step, rows=None)
         done: list[tuple[int, int]] = []  # where on the page, whatever was scrolled
         offset, last, amount = 0, None, PART_PANE
+        shown = showing_words(self.screen, words, rows=True)
+        if step.rows == 0 and shown:  # every one: from the top of their list
+            at = (shown[0].box.x + 4, shown[0].box.center[1])
+            for _ in range(MAX_SCROLLS):
+                if not self._scroll_once(step, "every one of them", amount, at, up=True):
+                    break
         for _ in range(MAX_SCROLLS):
             shown, moved = showing_words(self.screen, words, rows=True), 0
             for element in shown:
@@ -1351,7 +1357,12 @@ class OfflineActor:
                     return
                 if _at_one_of(element.box, offset, done):
                     continue
-                self._row, self._row_moved = scope_round(self.screen, element, shown), 0
+                row = scope_round(self.screen, element, shown)
+                if done and step.target and not in_scope(
+                    self._candidates(self.screen, step.target, step.kind), row
+                ):  # a row that only mentions the words (a reply quoting Daniel), or is done
+                    continue
+                self._row, self._row_moved = row, 0
                 try:
                     self.carry_out(one)
                 finally:
@@ -1758,18 +1769,18 @@ class OfflineActor:
         return True
 
     def _scroll_once(
-        self, step: Step, why: str, amount: int = 5, at: Point | None = None
+        self, step: Step, why: str, amount: int = 5, at: Point | None = None, up: bool = False
     ) -> bool:
-        """Scroll the page (or the list `at` a point) down once, unless a widget is under the
-        pointer (the wheel would change its value); whether the page moved."""
+        """Scroll the page (or the list `at` a point) down (or up) once, unless a widget is
+        under the pointer (the wheel would change its value); whether the page moved."""
         w, h = self.screen.frame.size
         at = at or (w // 2, h // 2)
         under = self.screen.element_at(at, scroll=True)
         if under is not None and under.kind not in ("container", "list_item", "text"):
             return False
-        before = self.screen
-        self.blind(step, Scroll(direction="down", amount=amount), at, CHANGE,
-                   f"{why}: scrolling down")  # fmt: skip
+        before, direction = self.screen, "up" if up else "down"
+        self.blind(step, Scroll(direction=direction, amount=amount), at, CHANGE,
+                   f"{why}: scrolling {direction}")  # fmt: skip
         return not self.screen.frame.same_as(before.frame)
 
     def type_into(self, step: Step, element: Element, text: str) -> None:

@@ -686,6 +686,7 @@ def interpret(task: str) -> list[Step]:
     steps = [_confirming(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_referring(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_owned_by(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
+    steps = [_same_for(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [_put_there(s, steps[i - 1]) if i else s for i, s in enumerate(steps)]
     steps = [s for i, s in enumerate(steps) if not _said_of_the_next(s, steps[i + 1 : i + 2])
              and not _chooses_for_the_next(s, steps[i + 1 : i + 2])
@@ -765,6 +766,22 @@ def _chooses_for_the_next(step: Step, rest: list[Step]) -> bool:
     """Whether `step` only chose the row the next step acts in (its scope now)."""
     chooser = _chooser(step)
     return chooser is not None and bool(rest) and rest[0].scope == chooser
+
+
+_OWNER = re.compile(r"(?:all (?:of )?)?(?P<who>\w+?)(?:'s|’s|s)(?: ones?)?", re.I)
+
+
+def _same_for(step: Step, before: Step) -> Step:
+    """ "accept all of daniel's suggestions and reject priya's": the second verb is said for
+    every one of the same things by its owner too, pressed on each."""
+    said = words_of(step.clause)
+    owner = _OWNER.fullmatch(step.target or "")
+    if before.rows is None or not before.scope or owner is None or step.verb != "intent":
+        return step
+    if not said or said[0] not in lexicon().row_verbs:
+        return step
+    return Step("click", step.clause, target=said[0], scope=owner["who"], rows=before.rows,
+                soft=True)  # fmt: skip
 
 
 def _owned_by(step: Step, before: Step) -> Step:

@@ -287,6 +287,7 @@ class Lexicon:
         }
         self.choosers = frozenset(data["choosers"])
         self.buying = frozenset(data["buying"])
+        self.row_verbs = frozenset(data["row_verbs"])
         self.edit_entries = _phrases(data["edit_entries"])
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {
             tuple(k.split()): (v[0], v[1]) for k, v in data["superlatives"].items()

@@ -209,3 +209,13 @@ def test_a_products_options_are_chosen_before_its_buy_button():
     assert read("add the hoodie in the dark red colour, size L, 2 of them", product) == [
         ("click", "dark red swatch", None), ("click", "L", None), ("set", "quantity", "2"),
         ("click", "Add to cart", None)]
+
+
+def test_a_verb_said_again_with_only_an_owner_is_done_for_each_of_their_items_too():
+    from clickwright.agent.interpreter import interpret
+
+    read_as = [(s.verb, s.target, s.scope, s.rows) for s in interpret(
+        "accept all of daniels suggestions and reject priyas, then submit the review")]
+    assert read_as[:2] == [("click", "accept", "daniel", 0), ("click", "reject", "priya", 0)]
+    assert [(s.verb, s.target) for s in interpret("accept the cookies and reject the rest")] == [
+        ("intent", "cookies"), ("intent", "rest")]

@@ -608,3 +608,16 @@ def test_a_products_colour_size_and_quantity_are_chosen_before_add_to_cart(
               if t.id == "s11-shop-dark-red-l"]  # fmt: skip
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
+
+
+@pytest.mark.slow
+def test_each_of_someones_suggestions_is_accepted_from_the_top_of_the_list(tmp_path: Path) -> None:
+    """Chromium at scale 1, default settings, a review tool's sidebar of suggestions and
+    comments: "accept all of daniels suggestions and reject priyas, then submit the review"
+    presses Accept on each of Daniel's cards and Reject on each of Priya's (the sidebar
+    scrolled back to its top first, cards that only mention a name skipped), then Submit
+    review. The check is the article the page sent."""
+    [task] = [t for t in tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
+              if t.id == "s11-review-daniel-accept"]  # fmt: skip
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (result.check, result.outcome, result.reason)
