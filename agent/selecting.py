@@ -19,6 +19,7 @@ from clickwright.agent import passages
 from clickwright.agent.grounding import echoes, face, holder, is_prose, text_blocks
 from clickwright.agent.passages import Passage
 from clickwright.parsers.colours import palette
+from clickwright.parsers.links import runs as ink_runs
 from clickwright.text import normalize, text_similarity
 from clickwright.types import Box, Element, Screen
 
@@ -43,6 +44,13 @@ LARGER = 1.3
 _ADVANCES = (("iljI.,;:'!|’", 0.5), ('frt()[]-"', 0.65), (" ", 0.55), ("mwMW", 1.6))
 """Characters' widths against an average letter's, in common text fonts (rounded)."""
 _MARK = re.compile(r"[.,;:!?)\]}\"'”’]")
+INK_FILLERS = frozenset({"bit", "part", "piece", "words", "word", "text", "phrase", "in",
+                         "highlighted", "marked", "coloured", "colored", "written", "that",
+                         "is", "are", "which"})
+"""Words round a colour that only say it is the text's ("the bit highlighted in pink")."""
+INKED = 0.12
+"""Share of a word's box in the colour for the word to be in it (its strokes, or the band of a
+highlight behind it); a darker word's smoothed edges are far fewer."""
 SPACE = 0.3
 """A gap in a line's ink this many characters wide parts two words (letters touch or nearly)."""
 
@@ -161,8 +169,9 @@ def span(screen: Screen, passage: Passage, task: str = "") -> Span | None:
     text = "\n\n".join(b.text for b in chosen)
     found = passages.find(text, passage) if passage.words or passage.named else [(0, len(text))]
     if (passage.plural or not found) and not passage.exact:  # not "the word 'green'"
-        if inked := _inked_words(screen, chosen, passage):
-            found = [inked]  # "the green words": letters in that colour
+        main_first = [b for b in _counted(blocks, main) if b in chosen] or chosen
+        if inked := _inked(screen, main_first, passage):
+            return inked  # "the green words": letters in that colour, or on it
     if not found:
         return None
     start, end = found[0][0], found[-1][1]
@@ -270,27 +279,71 @@ def _paragraph(block: _Block, main: _Block) -> bool:
     )
 
 
-def _inked_words(screen: Screen, blocks: list[_Block], passage: Passage) -> tuple[int, int] | None:
-    """Where in the blocks' joined text the first run of words whose letters are in the
-    colour the passage names is ("the green words", "the red text"); None when it names only
-    a colour and no letters have it, or names more than a colour."""
-    colour = palette().name_in(passage.words)
-    if colour is None or colour[2] - colour[1] != len(passage.words.split()):
+def _inked(screen: Screen, blocks: list[_Block], passage: Passage) -> Span | None:
+    """The first run of text in the colour the passage names ("the green words", "the bit
+    highlighted in pink"), from the pixels of each line of the blocks: the columns whose share
+    in that colour (the letters' strokes, or a highlight's band behind them) is high, joined
+    across the gaps between words; None when the passage names more than a colour or no text
+    has it. A run that ends a line and starts the next goes on."""
+    said = [w for w in passage.words.lower().split() if w not in INK_FILLERS]
+    colour = palette().name_in(" ".join(said))
+    if colour is None or colour[2] - colour[1] != len(said):
         return None
-    called = palette().called_where(screen.frame.pixels, colour[0])
-    offset, run = 0, None
+    called = palette().called_where(screen.frame.pixels, colour[0], nearest=True)
+    found: Span | None = None
     for block in blocks:
-        for word in re.finditer(r"\w[^\s]*\w|\w", block.text):
-            letters = [block.places[i] for i in range(*word.span()) if block.text[i].isalnum()]
-            inked = sum(bool(called[top:bottom, left:right].any())
-                        for left, right, top, _, bottom in letters)  # fmt: skip
-            if 2 * inked > len(letters):
-                start, end = word.span()
-                run = (run[0] if run else offset + start, offset + end)
-            elif run is not None:
-                return run
-        offset += len(block.text) + 2
-    return run
+        if len(block.text.split()) < PROSE:  # a toolbar's glyph, a label: no text to select
+            continue
+        for start, end in _lines(block.text):
+            (left, _, top, middle, bottom), right = block.places[start], block.places[end - 1][1]
+            if right <= left:
+                continue
+            columns = called[top:bottom, left:right].mean(axis=0) >= INKED
+            runs = [(a + left, b + left) for a, b in _joined(ink_runs(columns), block.letter)
+                    if b - a >= 2 * block.letter]  # fmt: skip
+            if found is not None:  # the run went on past the line's end
+                if not runs or runs[0][0] - left > block.letter:
+                    return found
+                a, b = runs[0]
+                more = _words_between(block, start, end, a, b)
+                return Span(f"{found.text} {more}".strip(), found.start, (b, middle))
+            if runs:
+                a, b = runs[0]
+                found = Span(_words_between(block, start, end, a, b), (a + 1, middle), (b, middle))
+                if right - b > block.letter:
+                    return found
+    return found
+
+
+def _joined(runs: list[tuple[int, int]], gap: int) -> list[tuple[int, int]]:
+    """Runs of columns with the gaps of at most `gap` between them closed (the spaces between
+    words)."""
+    joined: list[tuple[int, int]] = []
+    for a, b in runs:
+        if joined and a - joined[-1][1] <= gap:
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return joined
+
+
+def _words_between(block: _Block, start: int, end: int, a: int, b: int) -> str:
+    """The words of a line (`start` to `end` in the block's text) whose middles, as placed
+    along it, are between `a` and `b`."""
+    words = [m for m in re.finditer(r"\S+", block.text[start:end])
+             if a <= (block.places[start + m.start()][0] + block.places[start + m.end() - 1][1])
+             // 2 <= b]  # fmt: skip
+    return " ".join(m[0] for m in words)
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """Where each line of a block's text starts and ends."""
+    spans, at = [], 0
+    for line in text.split("\n"):
+        if line:
+            spans.append((at, at + len(line)))
+        at += len(line) + 1
+    return spans
 
 
 def _located(blocks: list[_Block], start: int, end: int) -> Span:

@@ -65,9 +65,10 @@ class Palette:
         best = self.distance(rgb, self.nearest(rgb))
         return self.distance(rgb, name) <= max(LENIENT * best, best + 10)
 
-    def called_where(self, pixels: np.ndarray, name: str) -> np.ndarray:
-        """A mask of the pixels a person may call `name` (as `called` says), each distinct
-        colour (to 5 bits a channel) judged once."""
+    def called_where(self, pixels: np.ndarray, name: str, nearest: bool = False) -> np.ndarray:
+        """A mask of the pixels a person may call `name` (as `called` says; with `nearest`,
+        only those whose nearest name it is), each distinct colour (to 5 bits a channel)
+        judged once."""
         quantised = (pixels[..., :3] >> 3).astype(np.int32)
         keys = quantised[..., 0] * 1024 + quantised[..., 1] * 32 + quantised[..., 2]
         present, inverse = np.unique(keys.ravel(), return_inverse=True)
@@ -78,7 +79,7 @@ class Palette:
         far = np.linalg.norm(lab[:, None, :] - refs[None, :, :], axis=2)
         best = far.min(axis=1)
         own = far[:, [i for i, n in enumerate(names) if n == name]].min(axis=1)
-        called = own <= np.maximum(LENIENT * best, best + 10)
+        called = own <= (best if nearest else np.maximum(LENIENT * best, best + 10))
         return called[inverse].reshape(keys.shape)
 
     @staticmethod

@@ -219,3 +219,15 @@ def test_a_verb_said_again_with_only_an_owner_is_done_for_each_of_their_items_to
     assert read_as[:2] == [("click", "accept", "daniel", 0), ("click", "reject", "priya", 0)]
     assert [(s.verb, s.target) for s in interpret("accept the cookies and reject the rest")] == [
         ("intent", "cookies"), ("intent", "rest")]
+
+
+def test_a_highlight_is_found_by_its_band_of_colour_behind_the_words():
+    pixels = np.full((80, 900, 3), 255, np.uint8)
+    pixels[28:52, 300:420] = (248, 187, 217)  # pink behind "twice as fast"
+    cv2.putText(pixels, "checkout times that were twice as fast as with card terminals.",
+                (20, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.6, INK, 1, cv2.LINE_AA)  # fmt: skip
+    shown = Screen(Frame(pixels), (Element(0, el(0, "text", "", (20, 30, 620, 20)).box, "text",
+                                           "checkout times that were twice as fast as with card "
+                                           "terminals."),))  # fmt: skip
+    found = selecting.span(shown, passages.read("the bit highlighted in pink"))
+    assert found is not None and 296 <= found.start[0] <= 306 and 412 <= found.end[0] <= 422
