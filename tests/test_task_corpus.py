@@ -574,26 +574,27 @@ def test_a_rows_field_behind_its_menu_is_set(task_id: str, tmp_path: Path) -> No
 
 # ---- set 11 (benchmarks/tasks_dev11/): a calendar, a web shop and a document review tool ------
 
+DEV11 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
+
 
 def test_set_11_is_dev_material_only_and_shares_no_id() -> None:
-    dev11 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
     dev7 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev7")
     dev8 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev8")
     others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5]
     others += [*dev7, *dev8, *DEV9, *HELDOUT6, *DEV10, *HELDOUT7]
-    assert tc.problems([*others, *dev11]) == []
-    assert {t.split for t in dev11} == {"dev"} and all(t.id.startswith("s11-") for t in dev11)
-    assert not {t.id for t in dev11} & {t.id for t in others}
-    assert all(t.reference for t in dev11)  # each check is tested by a run that does the task
-    assert {t.program for t in dev11} == {"chromium"} and {t.scale for t in dev11} == {1, 2}
-    pages = {t.setup["page"] for t in dev11}
+    assert tc.problems([*others, *DEV11]) == []
+    assert {t.split for t in DEV11} == {"dev"} and all(t.id.startswith("s11-") for t in DEV11)
+    assert not {t.id for t in DEV11} & {t.id for t in others}
+    assert all(t.reference for t in DEV11)  # each check is tested by a run that does the task
+    assert {t.program for t in DEV11} == {"chromium"} and {t.scale for t in DEV11} == {1, 2}
+    pages = {t.setup["page"] for t in DEV11}
     assert pages == {p.name for p in (ROOT / "benchmarks" / "tasks_dev11" / "web").iterdir()}
 
     def page(t: tc.Task) -> str:
         return (t.corpus / "web" / t.setup["page"]).read_text(encoding="utf-8")
 
     texts = {page(t) for t in others if t.program == "chromium"}
-    assert not any(page(t) in texts for t in dev11)  # pages are new
+    assert not any(page(t) in texts for t in DEV11)  # pages are new
 
 
 @pytest.mark.slow
@@ -604,8 +605,7 @@ def test_a_products_colour_size_and_quantity_are_chosen_before_add_to_cart(
     dark red colour, size L, 2 of them" presses the dark red swatch (no text on it), the L
     button, types 2 into the unlabelled quantity stepper and presses Add to cart. The check
     is the cart the page sent (one line: that colour, that size, two)."""
-    [task] = [t for t in tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
-              if t.id == "s11-shop-dark-red-l"]  # fmt: skip
+    [task] = [t for t in DEV11 if t.id == "s11-shop-dark-red-l"]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
 
@@ -617,7 +617,6 @@ def test_each_of_someones_suggestions_is_accepted_from_the_top_of_the_list(tmp_p
     presses Accept on each of Daniel's cards and Reject on each of Priya's (the sidebar
     scrolled back to its top first, cards that only mention a name skipped), then Submit
     review. The check is the article the page sent."""
-    [task] = [t for t in tc.load_corpus(ROOT / "benchmarks" / "tasks_dev11")
-              if t.id == "s11-review-daniel-accept"]  # fmt: skip
+    [task] = [t for t in DEV11 if t.id == "s11-review-daniel-accept"]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
