@@ -67,6 +67,7 @@ from clickwright.agent.safety import risk_of
 from clickwright.agent.settle import (
     SETTLED,
     Settled,
+    describes,
     intent_button,
     listed_end,
     read_value,
@@ -459,7 +460,8 @@ class OfflineActor:
         if step.rows is not None and step.scope and self._row is None:
             self._in_rows(step)
             return
-        if not (step.soft or step.source or step.verb in SETTLED):
+        blind = step.verb == "type" and not step.target and describes(step)  # "write a review"
+        if not (step.soft or step.source or step.verb in SETTLED or blind):
             self.reading = ""
             self.do(step)
             return

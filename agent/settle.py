@@ -119,7 +119,7 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
             return _set(step, screen)
         case "unread":
             return _unread(step, screen)
-        case "type" if not step.soft and not step.target and _describes(step):  # "write a
+        case "type" if not step.soft and not step.target and describes(step):  # "write a
             return _unread(replace(step, verb="unread", target=step.clause), screen)  # review"
         case "type" if step.soft:
             return _type(step, screen)
@@ -424,7 +424,7 @@ def _type(step: Step, screen: Screen) -> Settled:
         if value := _trailing_value(text):
             typed = replace(step, text=value, soft=False)
             return Settled([typed], f"'{value}' is the value the words name")
-        if _describes(step):  # "add the hoodie in dark red": no words to type anywhere
+        if describes(step):  # "add the hoodie in dark red": no words to type anywhere
             return _unread(replace(step, verb="unread", target=step.clause), screen)
         return _same(step, "no field label among the words: all of them are the text")
     field, value = split
@@ -465,7 +465,7 @@ def _options(clause: str, screen: Screen) -> Settled | None:
     return Settled([*steps, press], f"the options it names, then '{buttons[0].text}'")
 
 
-def _describes(step: Step) -> bool:
+def describes(step: Step) -> bool:
     """Whether the words a verb gives to type name things rather than being text: three
     words or more after the verb before anything quoted, the first an article ("use the
     discount code from the banner", "write a 4 star review of the hoodie, title '…'"); typed,

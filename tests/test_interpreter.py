@@ -416,6 +416,10 @@ RESERVED = {
     "wait",
     "on",  # "click On B" is a click on B
     "at",
+    "all",  # "click All B" clicks every B
+    "every",
+    "each",
+    "both",
 }
 NAMES = (
     st.lists(st.from_regex(r"[A-Z][a-z]{0,8}", fullmatch=True), min_size=1, max_size=3)
