@@ -61,6 +61,7 @@ from clickwright.agent.grounding import (
     words_shift,
 )
 from clickwright.agent.lexicon import lexicon, phrase_at, words_of
+from clickwright.agent.making import form_button
 from clickwright.agent.reading import is_pronoun, place, value_source
 from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import risk_of
@@ -504,6 +505,21 @@ class OfflineActor:
         self.click_element(step, button, f"'{refused}' was not to be pressed: '{step.target}'")
         return True
 
+    def _finish_made(self) -> bool:
+        """The form opened for what the task makes ("write a review …"), still open at its end,
+        is sent with its own button (Submit review, Save), as the person who asked for the thing
+        would."""
+        made, self.state.memory.made = self.state.memory.made, None
+        if made is None:
+            return False
+        clause, verb, noun, before = made
+        button = form_button(self.screen, verb, noun, before)
+        if button is None:
+            return False
+        step = Step("click", clause, target=button.text)
+        self.click_element(step, button, f"'{button.text}' finishes the {noun}")
+        return True
+
     def _confirm_act(self) -> bool:
         """The last act the task named opened a dialog asking to confirm it ("Cancel order
         #1062?"): its button that names the same act ("Cancel order", "Refund €58.20") is
@@ -542,7 +558,7 @@ class OfflineActor:
             return
         if self._refuse():
             return
-        if self._confirm_act():
+        if self._confirm_act() or self._finish_made():
             return
         if not changed:
             return
@@ -688,7 +704,10 @@ class OfflineActor:
             stars = star_row(screen)
             if not 1 <= step.nth <= len(stars):
                 raise self._not_found(f"{step.nth} stars", step)
-            self.click_element(step, stars[step.nth - 1], f"star {step.nth} of {len(stars)}")
+            thought = f"star {step.nth} of {len(stars)}"
+            if self.click_element(step, stars[step.nth - 1], thought).status == "retry":
+                raise StepFailed(f"could not {step.clause!r}: the stars did not change when "
+                                 f"{thought} was clicked (a rating shown, not one to give?)")
             return
         cell = grid_cell(screen, step.target or "", step.destination or "")
         if cell is None:
@@ -1818,15 +1837,15 @@ class OfflineActor:
             for t in lines
         ]
 
-    def click_element(self, step: Step, element: Element, thought: str) -> None:
+    def click_element(self, step: Step, element: Element, thought: str) -> Verdict:
         """One click on an element chosen by the actor itself (a tab, a node, a key)."""
-        self.executor.act(
+        return self.executor.act(
             Click(target=Target(id=element.id)),
             Aim(element.box.center, None, element, thought),
             self.screen,
             CHANGE,
             Purpose(step.clause, thought),
-        )
+        ).verdict
 
     def blind(
         self, step: Step, action: Action, point: Point | None, expect: Expectation, thought: str

@@ -1313,8 +1313,23 @@ def names_row(words: str, text: str) -> bool:
 def star_row(screen: Screen) -> list[Element]:
     """A row of three to ten stars to rate with, left to right (icons named star, or ★ ☆)."""
     stars = [e for e in screen.elements if e.name == "star" or e.text.strip() in ("★", "☆")]
+    rows: list[list[Element]] = []
     for star in stars:
         row = [s for s in stars if abs(s.box.center[1] - star.box.center[1]) < star.box.h / 2]
-        if 3 <= len(row) <= 10:
-            return sorted(row, key=lambda e: e.box.x)
-    return []
+        if 3 <= len(row) <= 10 and not any(row[0] in r for r in rows):
+            rows.append(sorted(row, key=lambda e: e.box.x))
+    return max(rows, key=lambda r: (_rating_label(screen, r), r[0].box.h), default=[])
+
+
+def _rating_label(screen: Screen, row: list[Element]) -> bool:
+    """Whether a text on the row's line, just before it, asks for a rating ("Your rating",
+    "Rate it"): the row to rate with, not a review's stars shown beside it."""
+    first = row[0].box
+    return any(
+        e.kind == "text"
+        and e.box.right <= first.x + 2
+        and first.x - e.box.right < 4 * first.w
+        and abs(e.box.center[1] - first.center[1]) < first.h
+        and any(w.startswith("rat") for w in normalize(e.text).split())
+        for e in screen.elements
+    )

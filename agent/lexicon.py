@@ -287,6 +287,7 @@ class Lexicon:
         }
         self.choosers = frozenset(data["choosers"])
         self.buying = frozenset(data["buying"])
+        self.makers: dict[str, tuple[str, ...]] = {v: tuple(b) for v, b in data["makers"].items()}
         self.row_verbs = frozenset(data["row_verbs"])
         self.edit_entries = _phrases(data["edit_entries"])
         self.superlatives: dict[tuple[str, ...], tuple[str, str]] = {

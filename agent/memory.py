@@ -67,6 +67,10 @@ class Memory:
     found: str = ""
     """The row a find step found ("the email by Audrey"): a target a later step names that is
     not in view is looked for inside it, opened (once)."""
+    made: tuple[str, str, str, frozenset[tuple[int, int, int, int]]] | None = None
+    """A form a button opened for the thing a clause makes ("write a review …"): the clause,
+    its verb, the noun made, and the boxes of the buttons shown before it opened; its own
+    button (Submit review, Save) is pressed when the task ends with it still open."""
     refused: str = ""
     """A button a clause said not to press ("don't overwrite": Overwrite): a dialog that still
     shows it when the task ends is answered with its cancelling button instead."""

@@ -176,6 +176,10 @@ def _act_said(task: str, label: str) -> bool:
         for verb, labels in lex.submit.items():
             if phrase_at(said, start, verb.split()) and wanted in map(normalize, labels):
                 return True
+        finishing = lex.makers.get(said[start], ()) if start < len(said) else ()
+        first, *named = wanted.split() or [""]
+        if first in {normalize(f) for f in finishing} and set(named) <= set(said):
+            return True  # "write a review …": Submit review; "add an event …": Save
         for intent in (lex.intent_at(said, start), _intent_within(said)):
             if intent is None:
                 continue

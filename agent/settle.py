@@ -56,6 +56,7 @@ from clickwright.agent.grounding import (
 )
 from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
+from clickwright.agent.making import opening
 from clickwright.agent.memory import Memory
 from clickwright.agent.setting import item_field, quantity, taking
 from clickwright.errors import StepFailed, TaskError
@@ -88,6 +89,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         step = replace(step, scope=row)  # "whoever owes the most": the row that shows it
     if (owned := _owned_field(step, screen)) is not None:
         return owned
+    if (opened := _opened(step, screen, memory)) is not None:
+        return opened
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -144,6 +147,27 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         case "drag" if step.soft and step.target:
             return _moved(step, screen)
     return Settled([replace(step, soft=False)])
+
+
+def _opened(step: Step, screen: Screen, memory: Memory) -> Settled | None:
+    """ "write a 4 star review of the hoodie, title '…'": the button that opens the form for
+    what the verb makes, then the rest of the sentence read on that form (its own button is
+    pressed at the task's end, see `making`)."""
+    if step.verb not in ("type", "unread", "form"):
+        return None
+    if memory.made and memory.made[0] == step.clause:  # its rest, on the form
+        return None
+    found = opening(step.clause, screen)
+    if found is None:
+        return None
+    shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
+    memory.made = (step.clause, found.verb, found.made, shown)
+    label = found.button.text or found.button.name
+    click = Step("click", step.clause, target=label, kind=found.button.kind)
+    if not found.rest:
+        return Settled([click], f"'{label}' opens the form for the {found.made}")
+    rest = Step("form", step.clause, target=found.rest, text="", soft=True)
+    return Settled([click, rest], f"'{label}' opens the form for the {found.made}; then its fields")
 
 
 _OWN_FIELD = re.compile(r"(?P<row>.+?)(?:'s|’s|s') (?P<field>\w+(?: \w+)?)$")

@@ -1,0 +1,78 @@
+"""Things made through a form a button opens ("write a review …", "add an event …"), and the
+stars to rate with among stars only shown."""
+
+from __future__ import annotations
+
+from clickwright.agent.grounding import star_row
+from clickwright.agent.making import form_button, opening
+from clickwright.agent.memory import Memory
+from clickwright.agent.safety import _act_said
+from tests.test_reading_screen import el, read, screen
+
+REVIEW = "write a 4 star review of the hoodie, title 'Warm but runs small', my name is Ingrid"
+
+
+def _shop():
+    return screen(
+        el(1, "text", "Fjellvind Merino Hoodie", (440, 110, 340, 30)),
+        el(2, "button", "Add to cart", (600, 420, 250, 50)),
+        el(3, "text", "Write a review", (34, 580, 148, 20)),  # a button cut by the screen's edge
+        el(4, "input", "", (560, 60, 230, 30), name="Search products"),
+    )
+
+
+def test_the_button_naming_what_the_verb_makes_opens_its_form_first():
+    memory = Memory()
+    steps = read(REVIEW, _shop(), memory)
+    assert steps[0] == ("click", "Write a review", None)
+    assert steps[1][0] == "form"
+    assert steps[1][1] == "4 star, title 'Warm but runs small', my name is Ingrid"
+    assert memory.made is not None and memory.made[1:3] == ("write", "review")
+
+
+def test_a_lone_making_verb_opens_the_form_for_a_thing_the_screen_does_not_show():
+    calendar = screen(
+        el(1, "button", "+ Create", (14, 90, 100, 40)),
+        el(2, "text", "Team stand-up", (300, 200, 120, 20)),
+    )
+    found = opening("add an event on friday 2pm called Call with bank", calendar)
+    assert found is not None and found.button.text == "+ Create" and found.made == "event"
+    assert found.rest == "on friday 2pm called Call with bank"
+
+
+def test_no_form_is_opened_for_a_thing_already_on_the_screen_or_a_form_already_open():
+    assert opening("add the wool hat to my cart", _shop()) is None  # Add to cart names no hat
+    open_form = screen(
+        el(1, "button", "Write a review", (20, 160, 177, 40)),
+        el(2, "text", "Title", (220, 330, 48, 28)),
+        el(3, "input", "", (225, 361, 394, 34), name="Title"),
+    )
+    assert opening("write a review, title 'Warm'", open_form) is None
+
+
+def test_the_opened_form_is_finished_with_its_own_new_button():
+    before = frozenset({(20, 160, 177, 40)})
+    dialog = screen(
+        el(1, "button", "Write a review", (20, 160, 177, 40)),
+        el(2, "button", "Cancel", (730, 505, 105, 40)),
+        el(3, "button", "Submit review", (847, 505, 178, 40)),
+    )
+    assert form_button(dialog, "write", "review", before).text == "Submit review"
+    saved = screen(el(1, "button", "Cancel", (868, 520, 97, 36)),
+                   el(2, "button", "Save", (975, 520, 81, 36)))  # fmt: skip
+    assert form_button(saved, "add", "event", frozenset()).text == "Save"
+    assert form_button(screen(el(1, "button", "Cancel", (1, 1, 50, 20))), "add", "event",
+                       frozenset()) is None  # fmt: skip
+
+
+def test_the_task_that_makes_a_thing_consents_to_the_button_that_finishes_it():
+    assert _act_said(REVIEW, "Submit review")
+    assert _act_said("add an event on friday called Call with bank", "Save")
+    assert not _act_said(REVIEW, "Submit order")
+    assert not _act_said("write hello in the box", "Send")
+
+
+def test_the_stars_to_rate_with_are_the_larger_row_not_a_rating_shown():
+    shown = [el(i, "icon", "", (19 + 21 * i, 115, 21, 21), name="star") for i in range(5)]
+    given = [el(10 + i, "icon", "", (339 + 37 * i, 295, 29, 29), name="star") for i in range(5)]
+    assert [e.id for e in star_row(screen(*shown, *given))] == [10, 11, 12, 13, 14]
