@@ -113,6 +113,9 @@ _PLACED = re.compile(r"\s+(?:in|on|from|under|of)\s+(?:the\s+|my\s+|our\s+)?", r
 SECTION_VERBS = frozenset({"change", "set", "check", "uncheck", "delete", "type", "select",
                            "intent", "form"})  # fmt: skip
 """Verbs whose thing may live in a section of the page the side navigation opens."""
+_IN_PLACE = re.compile(r"\b(?:in|from|inside|out of) (?:my|the|your|our) (?P<place>[^\W\d_]+)\b",
+                       re.I)  # fmt: skip
+"""Where a clause says its thing is ("from my cart", "in the inbox")."""
 _CELL_REF = re.compile(r"[A-Z]{1,3}[1-9]\d{0,6}\b")
 """What a spreadsheet's name box shows: the current cell's reference."""
 SHOWN_WELL = 85.0
@@ -411,6 +414,15 @@ TOP_BAR = 0.12
 """Share of the screen's height a site's navigation bar sits in."""
 
 
+def _names_place(label: str, noun: str) -> bool:
+    """Whether a short label is the place's button: "Cart", "Cart 5", or "OCart" where its
+    icon was read as a letter."""
+    words = words_of(without_glyph(label))
+    return 0 < len(words) <= 3 and any(
+        w == noun or len(w) == len(noun) + 1 and w[1:] == noun for w in words[:1]
+    )
+
+
 def _in_settings(screen: Screen) -> bool:
     """Whether a settings window shows: a title that says so and an OK or Apply button."""
     lex = lexicon()
@@ -469,6 +481,7 @@ class OfflineActor:
         if step.scope:
             self._enter_scope(step)
         self._open_section(step)
+        self._open_place(step)
         if step.verb == "change" and step.old and shows_words(self.screen, step.old) is None:
             self.reveal(step, step.old)  # "from 2000 to 500": 2000 is on another tab
         try:
@@ -1572,6 +1585,27 @@ class OfflineActor:
             return
         name = sections.label(entry)
         self.click_element(step, entry, f"'{words}' is in the '{name}' section: opening it")
+
+    def _open_place(self, step: Step) -> None:
+        """ "remove whatever costs the most from my cart": the place the clause says its thing
+        is in, a button of the page's ("Cart 5", "Inbox"), opened first when nothing else on
+        the screen's texts name it (an open drawer shows "Your cart (5)"; "Add to cart" is no
+        sign of it)."""
+        found = _IN_PLACE.search(step.clause)
+        if found is None:
+            return
+        noun = found["place"].lower()
+        if noun not in lexicon().holders:
+            return
+        named = [e for e in self.screen.elements if e.kind == "text" and noun in words_of(e.text)]
+        buttons = [e for e in self.screen.elements if e.kind in ("button", "link", "text")
+                   and _names_place(e.text or e.name, noun)]  # fmt: skip
+        named += [b for b in buttons if b not in named]
+        if len(buttons) != 1 or any(not buttons[0].box.contains(e.box, slack=2) for e in named
+                                    if e is not buttons[0]):  # fmt: skip
+            return
+        label = buttons[0].text or buttons[0].name
+        self.click_element(step, buttons[0], f"'{found[0]}': opening '{label}' first")
 
     def _section_showing(self, step: Step) -> bool:
         """The section of the page's side navigation that shows the thing the step names

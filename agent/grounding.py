@@ -889,7 +889,27 @@ def row_round(screen: Screen, shown: Element) -> Box:
         and e.box.area < 0.5 * screen.frame.size[0] * screen.frame.size[1]
         and not any(e.box.contains(c, slack=2) for c in column)  # a table, not its row
     ]
-    return min(holders, key=lambda b: b.area) if holders else shown.box
+    if holders:
+        return min(holders, key=lambda b: b.area)
+    return _item_lines(shown.box, column) or shown.box
+
+
+def _item_lines(name: Box, names: Sequence[Box]) -> Box | None:
+    """The lines of a list's item drawn with no box round it (a cart drawer's "Storm Shell
+    Jacket", its details and its Remove under it): from its name down to the next item's name
+    in line with it (the last item: as tall as the others), at most a card's lines."""
+    hugging = 0.35 * name.h  # its own detail lines, in line with it, start right under it
+    below = sorted(b.y for b in names if b.y > name.bottom + hugging)
+    above = sorted((b.y for b in names if b.bottom + hugging < name.y), reverse=True)
+    if below:
+        height = below[0] - name.y
+    elif above:
+        height = name.y - above[0]
+    else:
+        return None
+    if height > CARD_LINES * name.h or height <= 2 * name.h:
+        return None
+    return Box(name.x, name.y, name.w, height - 2)
 
 
 def card_box(screen: Screen, words: str) -> Box | None:

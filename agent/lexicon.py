@@ -287,6 +287,8 @@ class Lexicon:
         }
         self.choosers = frozenset(data["choosers"])
         self.buying = frozenset(data["buying"])
+        self.holders = frozenset(data["holders"])
+        self.totals = frozenset(data["totals"])
         self.makers: dict[str, tuple[str, ...]] = {v: tuple(b) for v, b in data["makers"].items()}
         self.row_verbs = frozenset(data["row_verbs"])
         self.edit_entries = _phrases(data["edit_entries"])

@@ -30,6 +30,7 @@ from clickwright.agent.grounding import (
     fields,
     normalize,
     rank,
+    scope_box,
     showing,
     shows_words,
     text_similarity,
@@ -108,6 +109,8 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         time := _half_day_time(value, said=False)
     ):  # an empty time field whose clock reads as a drop-down's arrow: "-:----"
         _type_segments(actor, step, element, time, as_written=True)
+    elif _stepped(actor, step, field, value):
+        return None
     elif element.kind == "button" and _spin_box(actor.screen, element):
         actor.type_into(step, replace(element, name=element.name or label), _number_of(value))
     elif element.kind in ("combo", "button"):
@@ -151,6 +154,30 @@ def _moved_by(screen: Screen, field: Field, step: Step) -> str:
         amount = shown * amount / 100
     moved = shown + (amount if step.where == "up" else -amount)
     return f"{round(moved, 6):g}"
+
+
+MAX_STEPS = 20
+"""Presses of a stepper's + or − a count is set by; further is typed."""
+
+
+def _stepped(actor: OfflineActor, step: Step, field: Field, value: str) -> bool:
+    """A shop's "− 2 +" set to 3 as a person does: its + pressed once (its count is often no
+    field to type into); whether it now shows the count. The − and + are the ends of the
+    box read as one control, its count the number between them."""
+    box = field.element.box
+    said, shown = quantity(value), re.findall(r"\d{1,3}", field.element.text)
+    if field.label != "quantity" or said is None or not shown or box.w < 2.2 * box.h:
+        return False
+    now, wanted = int(shown[-1]), int(said[0])
+    if wanted == now or abs(wanted - now) > MAX_STEPS or wanted != said[0]:
+        return False
+    end = box.right - box.h // 2 if wanted > now else box.x + box.h // 2
+    point = (end, box.center[1])
+    sign = "+" if wanted > now else "−"
+    for n in range(abs(wanted - now)):
+        actor.blind(step, Click(target=Target(point=point)), point, CHANGE,
+                    f"the quantity's {sign} ({n + 1} of {abs(wanted - now)})")  # fmt: skip
+    return text_near(actor.screen, str(wanted), box)
 
 
 def _spin_box(screen: Screen, element: Element) -> bool:
@@ -231,7 +258,8 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
                 return carded
         if known:
             return max(known, key=lambda f: text_similarity(wanted, f.label))
-        if (made := _made_for(actor.screen, wanted, step.text or "")) is not None:
+        within = scope_box(actor.screen, without_article(step.scope)) if step.scope else None
+        if (made := _made_for(actor.screen, wanted, step.text or "", within)) is not None:
             return made
         labelled = lambda: bool(_labelled(actor.screen, wanted))  # noqa: E731
         if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(
@@ -248,13 +276,14 @@ def _takes(element: Element, value: str) -> bool:
     return element.kind not in TOGGLE_KINDS or said in ON | OFF or quantity(said) is None
 
 
-def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
+def _made_for(screen: Screen, wanted: str, value: str, within: Box | None = None) -> Field | None:
     """ "the date" with no label Date on the screen: the one field made for dates (it shows
-    mm/dd/yyyy or a date), when the words name that kind of value."""
+    mm/dd/yyyy or a date), when the words name that kind of value; a quantity, the one
+    count in the row `within` (a cart's line)."""
     lex = lexicon()
     kind = lex.value_kind(value)
     if set(words_of(wanted)) & QUANTITY_WORDS and quantity(value) is not None:
-        return _stepper(screen)
+        return _stepper(screen, within)
     if kind not in ("date", "time") or not set(words_of(wanted)) & set(lex.fields[kind]):
         return None
     known = fields(screen)
@@ -270,11 +299,14 @@ def _made_for(screen: Screen, wanted: str, value: str) -> Field | None:
 QUANTITY_WORDS = frozenset({"quantity", "qty", "amount", "count", "number"})
 
 
-def _stepper(screen: Screen) -> Field | None:
+def _stepper(screen: Screen, within: Box | None = None) -> Field | None:
     """A shop's quantity with no label: the one field showing a bare count ("− 1 +" beside
-    Add to cart), typed into as a field whatever its frame looked like."""
+    Add to cart), typed into as a field whatever its frame looked like (its − or + may be read
+    as a character beside the count); `within`: the one in that row."""
     counts = [e for e in screen.elements if e.kind in ("input", "combo")
-              and re.fullmatch(r"\d{1,3}", e.text.strip())]  # fmt: skip
+              and re.fullmatch(r"(?:\S\s+)?\d{1,3}(?:\s+\S)?", e.text.strip())  # "1 2": its −
+              and (within is None or within.y - 4 <= e.box.center[1] <= within.bottom + 4)
+              ]  # fmt: skip
     if len(counts) != 1:
         return None
     return Field(replace(counts[0], kind="input"), "quantity")

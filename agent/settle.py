@@ -1262,7 +1262,21 @@ def _set(step: Step, screen: Screen) -> Settled:
         change = Step("change", step.clause, target=step.target, text=step.text, old=line[1],
                       where="line")  # fmt: skip
         return Settled([change], f"'{line[0].text}' in the text")
+    of = _FIELD_OF.fullmatch(step.target or "")
+    row = _HELD_IN.sub("", of["row"]) if of else ""
+    if not named and not step.scope and row and (
+        shows_words(screen, row_words(row), rows=True) is not None
+    ):  # "the quantity of the socks in my cart": the socks' row's quantity
+        scoped = replace(step, target=of["field"], scope=row, soft=False)
+        return Settled([scoped], f"the {of['field']} in the row of {row}")
     return _same(step)
+
+
+_FIELD_OF = re.compile(r"(?:the |its |their )?(?P<field>[^\W\d_]+(?: [^\W\d_]+)?) (?:of|for) "
+                       r"(?P<row>.+)", re.I)  # fmt: skip
+"""A row's own field named before it ("the quantity of the socks")."""
+_HELD_IN = re.compile(r"\s+(?:in|from|inside) (?:my|the|your|our) [^\W\d_]+$", re.I)
+"""Where the row is kept ("in my cart"), which the row does not show."""
 
 
 _SWITCHED = (("true", "false"), ("yes", "no"), ("on", "off"), ("1", "0"),
@@ -1848,13 +1862,24 @@ def row_by_extreme(screen: Screen, words: str) -> str | None:
                   if any(phrase_at(said, i, phrase) for i in range(len(said)))), ())  # fmt: skip
     named = [v for v in values if _named_column(screen, _column_of(v, values), said, heads)]
     column = max(named, key=lambda v: len(_column_of(v, values)), default=column)
-    same = _column_of(column, values)
+    same = [v for v in _column_of(column, values) if not _a_total(screen, v[1])]
     if rows is not None:
         same = [v for v in same if any(abs(v[1].box.center[1] - y) < v[1].box.h / 2 for y in rows)]
     if len(same) < (1 if rows is not None else 2):
         return None
     _, cell = (min if way == "min" else max)(same, key=lambda v: v[0])
-    return _row_name(screen, cell.box.center[1], cell.box.x)
+    return _row_name(screen, cell.box.center[1], cell.box.x, [v[1].box.center[1] for v in same])
+
+
+def _a_total(screen: Screen, cell: Element) -> bool:
+    """Whether the amount is a sum's, not a row's: the words before it on its line start with
+    "Subtotal", "Total", "Delivery" (a cart's most costly thing is no total)."""
+    middle = cell.box.center[1]
+    line = [e for e in screen.elements if e.kind == "text" and e.box.right <= cell.box.x + 2
+            and abs(e.box.center[1] - middle) < cell.box.h / 2]  # fmt: skip
+    words = [words_of(e.text) for e in sorted(line, key=lambda e: -e.box.x)
+             if _amount(e.text) is None]  # fmt: skip
+    return bool(words) and words[0][:1] in ([w] for w in lexicon().totals)
 
 
 def _column_of(
@@ -1949,18 +1974,31 @@ HEADING_REACH = 6
 "–", between them)."""
 
 
-def _row_name(screen: Screen, middle: float, before: int | None = None) -> str | None:
+def _row_name(
+    screen: Screen, middle: float, before: int | None = None, others: Sequence[float] = ()
+) -> str | None:
     """The name of the row at `middle`: its first text with letters, left of `before`, that
     no other row shows (a customer's name over the city beside it; the name over the email
-    under it in a cell of two lines)."""
-    line = [e for e in screen.elements if e.text.strip() and e.kind not in ("button", "link")
-            and abs(e.box.center[1] - middle) < max(e.box.h, 6)]  # fmt: skip
-    names = [e for e in line if re.search(r"[^\W\d_]", e.text)
-             and (before is None or e.box.right <= before)
-             and not any(o is not e and e.box.contains(o.box, slack=2) for o in line)]  # fmt: skip
+    under it in a cell of two lines); given the middles of the `others` rows, one in line with
+    their names (a cart drawer's item, not the page behind it on the same line)."""
+
+    def line(y: float) -> list[Element]:
+        return [e for e in screen.elements if e.text.strip() and e.kind not in ("button", "link")
+                and abs(e.box.center[1] - y) < max(e.box.h, 6)]  # fmt: skip
+
+    def named(texts: list[Element]) -> list[Element]:
+        return [e for e in texts if re.search(r"[^\W\d_]", e.text)
+                and (before is None or e.box.right <= before)
+                and not any(o is not e and e.box.contains(o.box, slack=2) for o in texts)
+                ]  # fmt: skip
+
+    names = named(line(middle))
+    columns = [[o.box.x for o in named(line(y))] for y in others if y != middle]
     shown = Counter(normalize(e.text) for e in screen.elements)
-    first = min(names, key=lambda e: (shown[normalize(e.text)] > 1, e.box.x // ALIGNED, e.box.y),
-                default=None)  # fmt: skip
+    first = min(names, key=lambda e: (-sum(any(abs(e.box.x - x) < ALIGNED for x in c)
+                                           for c in columns),
+                                      shown[normalize(e.text)] > 1, e.box.x // ALIGNED,
+                                      e.box.y), default=None)  # fmt: skip
     return first.text.strip() if first is not None else None  # not the whole row
 
 

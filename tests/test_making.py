@@ -1,12 +1,16 @@
-"""Things made through a form a button opens ("write a review …", "add an event …"), and the
-stars to rate with among stars only shown."""
+"""Things made through a form a button opens ("write a review …", "add an event …"), the
+stars to rate with among stars only shown, and a cart kept in a drawer."""
 
 from __future__ import annotations
 
-from clickwright.agent.grounding import star_row
+from clickwright.agent.actor import _names_place
+from clickwright.agent.grounding import scope_box, star_row
+from clickwright.agent.interpreter import interpret
 from clickwright.agent.making import form_button, opening
 from clickwright.agent.memory import Memory
 from clickwright.agent.safety import _act_said
+from clickwright.agent.setting import _stepper
+from clickwright.agent.settle import row_by_extreme
 from tests.test_reading_screen import el, read, screen
 
 REVIEW = "write a 4 star review of the hoodie, title 'Warm but runs small', my name is Ingrid"
@@ -76,3 +80,57 @@ def test_the_stars_to_rate_with_are_the_larger_row_not_a_rating_shown():
     shown = [el(i, "icon", "", (19 + 21 * i, 115, 21, 21), name="star") for i in range(5)]
     given = [el(10 + i, "icon", "", (339 + 37 * i, 295, 29, 29), name="star") for i in range(5)]
     assert [e.id for e in star_row(screen(*shown, *given))] == [10, 11, 12, 13, 14]
+
+
+def _cart():
+    """A cart drawer beside the page behind it: items with no box round them, a name over its
+    details, a "− 1 +" stepper read with its minus as a 1, and the sums under them."""
+    items = []
+    for i, (name, detail, price, count) in enumerate(
+        [
+            ("Merino Hoodie", "Forest green", "899 kr", "1 1"),
+            ("Trail Socks", "Grey", "298 kr", "1 2"),
+            ("Storm Shell Jacket", "Black", "1 899 kr", "1"),
+            ("Wool Beanie", "Mustard", "249 kr", "1"),
+        ]
+    ):
+        y = 100 + 90 * i
+        items += [
+            el(10 * i + 1, "text", name, (966, y, 150, 16)),
+            el(10 * i + 2, "text", detail, (966, y + 17, 90, 15)),
+            el(10 * i + 3, "text", price, (1180, y, 60, 16)),
+            el(10 * i + 4, "input", count, (969, y + 38, 76, 28)),
+            el(10 * i + 5, "link", "Remove", (1052, y + 44, 50, 15)),
+            el(10 * i + 6, "text", "Size: choose a size", (440, y + 2, 170, 18)),
+        ]  # behind
+    sums = [
+        el(90, "text", "Subtotal", (903, 480, 60, 16)),
+        el(91, "text", "3 345 kr", (1170, 480, 70, 16)),
+        el(92, "text", "Total", (903, 520, 40, 16)),
+        el(93, "text", "3 345 kr", (1170, 520, 70, 16)),
+    ]
+    return screen(*items, *sums)
+
+
+def test_the_most_costly_thing_in_a_cart_is_an_item_not_its_total():
+    assert row_by_extreme(_cart(), "whatever costs the most") == "Storm Shell Jacket"
+
+
+def test_an_item_drawn_without_a_box_holds_the_lines_under_its_name():
+    box = scope_box(_cart(), "Trail Socks")
+    assert box is not None and box.y == 190 and box.bottom >= 190 + 66
+    assert _stepper(_cart(), box).element.text == "1 2"
+
+
+def test_a_rows_field_named_before_the_row_is_set_in_that_row():
+    assert interpret("i need 3 pairs of the socks in my cart not 2")[0].target == (
+        "quantity of the socks in my cart"
+    )
+    assert read("i need 3 pairs of the socks in my cart not 2", _cart()) == [
+        ("set", "quantity", "3", {"scope": "the socks"})
+    ]
+
+
+def test_a_place_is_opened_by_its_button_whatever_its_icon_was_read_as():
+    assert _names_place("Cart", "cart") and _names_place("OCart o", "cart")
+    assert not _names_place("Add to cart", "cart")
