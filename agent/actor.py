@@ -24,6 +24,7 @@ from clickwright.agent import (
     sections,
     selecting,
     setting,
+    timetable,
 )
 from clickwright.agent.clauses import Step, without_echo
 from clickwright.agent.critic import Expectation, Verdict
@@ -1033,6 +1034,11 @@ class OfflineActor:
         line or paragraph of an editor's text is moved in the text."""
         if clipping.move(self, step):
             return
+        if step.destination and (
+            to_day := timetable.moved(self.screen, step.clause, step.target or "", step.destination)
+        ):  # a block of a week's view to another day, at the same time
+            self._drag_to(step, *to_day)
+            return
         drop = None
         if step.destination:
             found = self._best(step.destination, None)
@@ -1169,6 +1175,8 @@ class OfflineActor:
     def _highlight(self, step: Step) -> None:
         """A press before the first character and a release after the last, as a person
         selects words."""
+        if self._opened_block(step):
+            return
         passage, task = passages.read(step.target or ""), self.state.task
         passage = self._counted_down(step, passage)
         found = selecting.span(self.screen, passage, task)
@@ -1189,6 +1197,19 @@ class OfflineActor:
             self._record_failure(step, self.screen, str(failure))
             raise failure
         self.select(step, found)
+
+    def _opened_block(self, step: Step) -> bool:
+        """ "make the meeting right after my lunch on tuesday purple" said of a week's view:
+        the block is opened, not its words selected (a drag over them would move it); what the
+        clause goes on to do is done in what it opens, and confirmed at the task's end."""
+        if words_of(step.clause)[:1] in (["highlight"], ["select"], ["mark"]):
+            return False
+        found = timetable.block(self.screen, step.target or "")
+        if found is None:
+            return False
+        self.click_element(step, found, f"'{step.target}' is {found.text!r}: opening it")
+        self.state.memory.unconfirmed = self.state.memory.unconfirmed or f"'{found.text}'"
+        return True
 
     def select(self, step: Step, found: selecting.Span) -> None:
         """A drag over the words `found`; StepFailed when it selected nothing, so that what

@@ -18,6 +18,7 @@ from clickwright.agent.runlog import looks_secret
 from clickwright.agent.safety import Flag
 from clickwright.agent.state import RunState, contained
 from clickwright.errors import ActionError, StepFailed
+from clickwright.parsers.colours import palette
 from clickwright.types import Action, Box, Element, Hotkey, Screen, StepRecord, Type
 
 Point = tuple[int, int]
@@ -185,6 +186,14 @@ EDITOR_SHARE = 0.4
 field of a form."""
 
 
+def _swatch(element: Element) -> bool:
+    """A colour to choose ("purple dot", "red square"), not an icon that does something."""
+    words = element.name.split()
+    return element.kind == "icon" and words[-1:] in (["dot"], ["square"], ["circle"]) and (
+        palette().name_in(element.name) is not None
+    )
+
+
 def _note_confirmation(state: RunState, action: Action, element: Element | None,
                        before: Screen) -> None:  # fmt: skip
     """Whether the action left a control changed (typed into a field, a box ticked, a row or an
@@ -206,7 +215,7 @@ def _note_confirmation(state: RunState, action: Action, element: Element | None,
         if element.kind in ("button", "menuitem", "list_item", "link", "text") and element.text:
             shown = frozenset(tuple(e.box) for e in before.elements if e.kind == "button")
             memory.acted = (element.text, shown)
-        if element.kind in _CHOICES:
+        if element.kind in _CHOICES or _swatch(element):
             memory.unconfirmed = element.describe()
         elif element.kind in _CONFIRMING:
             memory.unconfirmed = ""

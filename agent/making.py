@@ -46,6 +46,10 @@ def opening(clause: str, screen: Screen) -> Opening | None:
     nouns = [t.word for t in toks[1:end] if t.word not in lex.determiners]
     if not nouns:
         return None
+    destination = re.search(r"\b(?:to|into|onto|in)\s+(?:the\s+|my\s+)?(.+?)(?:[,;]|$)", clause[
+        toks[end].start :] if end < len(toks) else "", re.I)  # fmt: skip
+    if destination and shows_words(screen, destination[1]) is not None:
+        return None  # "add priya to the design review": to a thing shown, not a new one
     button = _opener(screen, verb, nouns)
     if button is None:
         return None

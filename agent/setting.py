@@ -103,6 +103,10 @@ def _set_value(actor: OfflineActor, step: Step) -> None:
         choose(actor, step, beside, value)  # "Built-in Theme (•) [IDLE Classic ▾]": dark
     elif element.kind == "radio":
         actor.do(Step("click", step.clause, target=label, kind="radio"))
+    elif element.kind == "combo" and _a_moment(element.text, value) and _LISTED_TIME.fullmatch(
+        element.text.strip()
+    ):  # "14:30 ▾": a list of times, its option chosen
+        choose(actor, step, element, _formatted(value, element))
     elif element.kind == "combo" and _a_moment(element.text, value):
         _type_segments(actor, step, element, _formatted(value, element))  # "10:00 PM 🕓"
     elif element.kind == "combo" and _DASHES.fullmatch(element.text) and (
@@ -256,17 +260,24 @@ def _field(actor: OfflineActor, step: Step) -> Field | None:
             carded = _in_card(actor.screen, wanted, step.text or "", step.scope)
             if carded is not None and _takes(carded.element, step.text or ""):
                 return carded
-        if known:
-            return max(known, key=lambda f: text_similarity(wanted, f.label))
         within = scope_box(actor.screen, without_article(step.scope)) if step.scope else None
-        if (made := _made_for(actor.screen, wanted, step.text or "", within)) is not None:
-            return made
+        best = max(known, key=lambda f: text_similarity(wanted, f.label), default=None)
+        if best is not None and text_similarity(wanted, best.label) >= CLOSE:
+            return best
+        made = _made_for(actor.screen, wanted, step.text or "", within)
+        if made is not None or best is not None:
+            return made or best  # "start" to 15:00: the first of two times, not "SAT"
         labelled = lambda: bool(_labelled(actor.screen, wanted))  # noqa: E731
         if _unseen_slider(actor.screen, wanted) is not None or not actor.reveal(
             step, wanted, found=labelled
         ):
             return None
     return None
+
+
+CLOSE = 90
+"""How alike a label must be to the words to be the field they name outright; a looser one
+gives way to the one field made for the value ("start" to 15:00: a time field, not "SAT")."""
 
 
 def _takes(element: Element, value: str) -> bool:
@@ -284,8 +295,9 @@ def _made_for(screen: Screen, wanted: str, value: str, within: Box | None = None
     kind = lex.value_kind(value)
     if set(words_of(wanted)) & QUANTITY_WORDS and quantity(value) is not None:
         return _stepper(screen, within)
-    if kind not in ("date", "time") or not set(words_of(wanted)) & set(lex.fields[kind]):
-        return None
+    said = set(words_of(wanted))
+    if kind not in ("date", "time") or not said & (set(lex.fields[kind]) | lex.starts | lex.ends):
+        return None  # "the date", "the start" of a time
     known = fields(screen)
     labelled = {f.element.id for f in known}
     unlabelled = [Field(e, "") for e in screen.elements
@@ -293,6 +305,9 @@ def _made_for(screen: Screen, wanted: str, value: str, within: Box | None = None
     made = showing(known + unlabelled, kind)  # a page's lone date field may have no label
     if not made and not known and len(unlabelled) == 1:
         return unlabelled[0]  # the one field there is, its placeholder too faint to read
+    if len(made) == 2 and (said & lex.starts or said & lex.ends):  # "14:00 – 15:00": from, to
+        first, last = sorted(made, key=lambda f: (f.element.box.y // 8, f.element.box.x))
+        return last if said & lex.ends else first
     return made[0] if len(made) == 1 else None
 
 
@@ -461,7 +476,8 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
         c
         for c in rank(actor.screen, option, "list_item", new_since=closed, near=element.box)
         if c.element.id != element.id and text_similarity(option, c.element.text) >= 85
-    ]
+        and c.element.box.x < element.box.right and c.element.box.right > element.box.x
+    ]  # in the list under the box, not a like text elsewhere (a calendar's hour "15:00")
     if listed:
         actor.click_element(step, listed[0].element, f"'{option}' in the open list")
         return
@@ -677,6 +693,9 @@ def _formatted(value: str, element: Element) -> str:
     return _digits_for_number_field(value, element)
 
 
+_LISTED_TIME = re.compile(r"[0-2]?\d[:.][0-5]\d\W{0,2}")
+"""A drop-down showing a 24-hour time and no AM/PM: a list of times, not a browser's time
+field (which shows "02:30 PM")."""
 _DASHES = re.compile(r"[\s\-–—一_:.,'!|l1]*")
 """What OCR makes of a browser's empty time field ("--:-- --"): nothing, or dashes and strokes."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent import passages, reading, sections
+from clickwright.agent import passages, reading, sections, timetable
 from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
@@ -91,6 +91,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         return owned
     if (opened := _opened(step, screen, memory)) is not None:
         return opened
+    if (removed := _block_removed(step, screen)) is not None:
+        return removed
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -285,6 +287,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
     lex = lexicon()
     if (options := _options(clause, screen)) is not None:
         return options
+    if (timed := _block_timed(clause, screen)) is not None:
+        return timed
     ranged = _range(clause, screen)
     if ranged is not None and ranged.steps and ranged.steps[0].verb == "set":
         return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
@@ -347,6 +351,37 @@ def _unread(step: Step, screen: Screen) -> Settled:
     if (onward := _wizard_onward(step, screen, back=False)) is not None:
         return onward
     raise unreadable(clause, "and none of its words name anything on the screen")
+
+
+_TIMED = re.compile(r"(?P<what>.+?) (?:should|must|needs? to|has to|is to|will) (?P<edge>start|begin|"
+                    r"end|finish) (?:at )?(?P<time>.+?)(?:,? (?:not|instead of|rather than) .+)?",
+                    re.I)  # fmt: skip
+
+
+def _block_timed(clause: str, screen: Screen) -> Settled | None:
+    """ "the red event on thursday should start at 15:00 not 14:30": the block a week's view
+    shows, opened, and the time its edge says set in what it opens."""
+    said = _TIMED.fullmatch(clause.strip(" .!"))
+    if said is None or (found := timetable.block(screen, said["what"])) is None:
+        return None
+    edge = "start" if said["edge"].lower() in ("start", "begin") else "end"
+    opened = Step("click", clause, target=found.text)
+    timed = Step("set", clause, target=edge, text=said["time"])
+    return Settled([opened, timed], f"'{found.text}' opened, its {edge} set")
+
+
+def _block_removed(step: Step, screen: Screen) -> Settled | None:
+    """ "cancel the dentist on wednesday", "delete the red event on friday": the block a week's
+    view shows, opened, then its Delete."""
+    if not step.target or not (
+        step.verb == "delete" or step.verb == "intent" and step.text == "cancel"
+    ):
+        return None
+    if (found := timetable.block(screen, step.target)) is None:
+        return None
+    opened = Step("click", step.clause, target=found.text)
+    return Settled([opened, Step("label", step.clause, text="delete")],
+                   f"'{found.text}' opened, then deleted")  # fmt: skip
 
 
 def _placed(clause: str, screen: Screen) -> Settled | None:

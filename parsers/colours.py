@@ -125,7 +125,7 @@ def colour_of(pixels: np.ndarray, box: Box, text: bool = False) -> RGB | None:
         return None
     if not text and (fill := flat_fill(pixels, seen)) is not None:
         return fill
-    page = _around(pixels, seen)
+    page = backdrop(pixels, seen)
     crop = pixels[seen.y : seen.bottom, seen.x : seen.right, :3].reshape(-1, 3).astype(float)
     lab = _lab(crop)
     far = np.linalg.norm(lab - _lab(np.array([page], float))[0], axis=1)
@@ -210,7 +210,7 @@ def _on_frame(pixels: np.ndarray, box: Box) -> Box | None:
     return Box(x0, y0, x1 - x0, y1 - y0) if x1 - x0 >= 2 and y1 - y0 >= 2 else None
 
 
-def _around(pixels: np.ndarray, box: Box) -> RGB:
+def backdrop(pixels: np.ndarray, box: Box) -> RGB:
     """The median colour of a two-pixel ring round `box`: the page it sits on."""
     height, width = pixels.shape[:2]
     x0, y0 = max(box.x - 2, 0), max(box.y - 2, 0)

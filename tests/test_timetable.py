@@ -1,0 +1,78 @@
+"""A week's view: blocks named by their day, colour, words or place after another, found in
+real pixels (a drawn calendar), and what the offline planner makes of sentences about them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from clickwright.agent import timetable
+from clickwright.types import Element, Frame, Screen
+from tests.test_reading_screen import el, read
+
+DAYS = ("MON 9", "TUE 10", "WED 11", "THU 12", "FRI 13")
+EVENTS = [  # day, title, times, top, height, colour (RGB)
+    (1, "Design review", "10:00 - 12:00", 265, 120, (244, 81, 30)),
+    (1, "Lunch with Sara", "12:00 - 13:00", 389, 58, (11, 128, 67)),
+    (1, "Roadmap sync", "13:30 - 14:30", 482, 58, (63, 81, 181)),
+    (2, "Dentist", "16:00 - 17:00", 637, 58, (11, 128, 67)),
+    (3, "Quarterly board prep", "14:30 - 16:00", 544, 89, (213, 0, 0)),
+    (3, "Customer call", "11:00 - 12:00", 327, 58, (246, 191, 38)),
+]
+
+
+def _week() -> Screen:
+    """A week's view drawn as a calendar draws it: day headers, white hour rows, events as
+    filled blocks with a title and times in them."""
+    pixels = np.full((800, 1280, 3), 255, np.uint8)
+    elements = [el(i, "text", day, (290 + 142 * i + 40, 80, 60, 20)) for i, day in enumerate(DAYS)]
+    for n, (day, title, times, top, height, colour) in enumerate(EVENTS):
+        x = 294 + 142 * day
+        cv2.rectangle(pixels, (x, top), (x + 130, top + height), colour[::-1], -1)
+        elements.append(el(100 + 2 * n, "text", title, (x + 6, top + 2, 110, 17)))
+        elements.append(el(101 + 2 * n, "text", times, (x + 6, top + 20, 80, 15)))
+    elements.append(el(99, "text", "15:00", (250, 570, 40, 15)))  # an hour's label
+    return Screen(Frame(pixels[:, :, ::-1].copy()), tuple(elements))
+
+
+def _found(words: str) -> str | None:
+    found = timetable.block(_week(), words)
+    return found.text if found is not None else None
+
+
+def test_a_block_is_found_by_its_day_its_colour_its_words_or_its_place_after_another():
+    assert _found("the red event on thursday") == "Quarterly board prep"
+    assert _found("the dentist on wednesday") == "Dentist"
+    assert _found("the orange event from tuesday") == "Design review"
+    assert _found("the meeting right after my lunch on tuesday") == "Roadmap sync"
+    assert _found("the red event on monday") is None  # nothing red that day
+    assert _found("the green one") is None  # two are green: no guess
+
+
+def test_a_days_column_spans_its_header():
+    columns = timetable.day_columns(_week())
+    assert list(columns) == ["monday", "tuesday", "wednesday", "thursday", "friday"]
+    left, right = columns["thursday"]
+    assert left < 294 + 142 * 3 + 65 < right
+
+
+def test_a_block_dragged_to_another_day_keeps_its_time():
+    moved = timetable.moved(_week(), "drag the orange event from tuesday over to wednesday",
+                            "orange event", "to wednesday, same time")  # fmt: skip
+    assert moved is not None
+    block, (x, y) = moved
+    assert block.text == "Design review" and y == block.box.center[1]
+    assert x - block.box.center[0] == 142
+
+
+def test_sentences_about_blocks_open_them_first():
+    week = _week()
+    assert read("the red event on thursday should start at 15:00 not 14:30", week) == [
+        ("click", "Quarterly board prep", None),
+        ("set", "start", "15:00"),
+    ]
+    assert read("cancel the dentist on wednesday", week) == [
+        ("click", "Dentist", None),
+        ("label", None, "delete"),
+    ]
+    assert read("drag the dentist on wednesday to 17:00, keep it the same length", week)[1:] == []
