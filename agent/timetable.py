@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from clickwright.agent.grounding import shows_words, showing_words
+from clickwright.agent.grounding import showing_words, shows_words
 from clickwright.agent.lexicon import words_of
 from clickwright.parsers.colours import backdrop, palette
 from clickwright.types import Element, Screen
@@ -132,7 +132,9 @@ def _next_block(screen: Screen, anchor: Element, before: bool) -> Element | None
 
 
 
-def moved(screen: Screen, clause: str, what: str, where: str) -> tuple[Element, tuple[int, int]] | None:
+def moved(
+    screen: Screen, clause: str, what: str, where: str
+) -> tuple[Element, tuple[int, int]] | None:
     """ "drag the orange event from tuesday over to wednesday, same time": the block, and the
     point in the other day's column at the same height (the same time); None unless the
     place is a day the screen's columns show."""

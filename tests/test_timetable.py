@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from clickwright.agent import timetable
-from clickwright.types import Element, Frame, Screen
+from clickwright.types import Frame, Screen
 from tests.test_reading_screen import el, read
 
 DAYS = ("MON 9", "TUE 10", "WED 11", "THU 12", "FRI 13")
