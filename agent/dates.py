@@ -93,7 +93,8 @@ def months_in(text: str) -> set[int]:
 
 
 NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
-_TIME = r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s*m?\.?)?"
+_TIME = r"(\d{1,2})(?::(\d{2})|\.(\d{2})(?=\s*[ap]\.?\s*m))?\s*(?:([ap])\.?\s*m?\.?)?"
+"""9:05, 8pm, 7:30 PM, 2.30pm (a dot only before am or pm: 2.30 alone is a number)."""
 
 
 def time_of_day(text: str, bare: bool = False) -> tuple[int, int] | None:
@@ -103,11 +104,11 @@ def time_of_day(text: str, bare: bool = False) -> tuple[int, int] | None:
     if word in NAMED_TIMES:
         return NAMED_TIMES[word]
     m = re.fullmatch(_TIME, word)
-    if m is None or (not bare and m[2] is None and m[3] is None):
+    if m is None or (not bare and m[2] is None and m[4] is None):
         return None
-    hour, minute = int(m[1]), int(m[2] or 0)
-    if m[3]:
-        hour = hour % 12 + (12 if m[3] == "p" else 0)
+    hour, minute = int(m[1]), int(m[2] or m[3] or 0)
+    if m[4]:
+        hour = hour % 12 + (12 if m[4] == "p" else 0)
     return (hour, minute) if hour < 24 and minute < 60 or (hour, minute) == (24, 0) else None
 
 
@@ -115,5 +116,5 @@ def times_in(text: str, bare: bool = False) -> list[tuple[int, int]]:
     """Every time of day a longer text shows ("Thursday 16:00", "2 pm - 4 pm"); bare hours
     too when `bare` ("08-12")."""
     found = (time_of_day(m[0].strip(), bare)
-             for m in re.finditer(rf"(?<![\d:]){_TIME}(?![\d:])", text, re.I))  # fmt: skip
+             for m in re.finditer(rf"(?<![\d:.]){_TIME}(?![\d:])", text, re.I))  # fmt: skip
     return [t for t in found if t is not None]

@@ -485,8 +485,10 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
         actor.blind(step, Hotkey(keys=("escape",)), None, CHANGE, f"'{option}' is not listed")
         return
     shows = Expectation("text_in", option, element.box)
-    actor.blind(step, Type(text=option, enter=True), None, shows,
-                f"'{option}' is not listed in view; typing it picks it")  # fmt: skip
+    actor.blind(step, Type(text=option), None, CHANGE,
+                f"'{option}' is not listed in view; typing it finds it")  # fmt: skip
+    actor.blind(step, Hotkey(keys=("enter",)), None, shows, f"Enter picks '{option}'")  # a list
+    # still searching as it is typed into would take an Enter sent with the text for nothing
 
 
 # ---- sliders -------------------------------------------------------------------------------------

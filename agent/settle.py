@@ -353,9 +353,9 @@ def _unread(step: Step, screen: Screen) -> Settled:
     raise unreadable(clause, "and none of its words name anything on the screen")
 
 
-_TIMED = re.compile(r"(?P<what>.+?) (?:should|must|needs? to|has to|is to|will) (?P<edge>start|begin|"
-                    r"end|finish) (?:at )?(?P<time>.+?)(?:,? (?:not|instead of|rather than) .+)?",
-                    re.I)  # fmt: skip
+_TIMED = re.compile(r"(?P<what>.+?) (?:should|must|needs? to|has to|is to|will) "
+                    r"(?P<edge>start|begin|end|finish) (?:at )?(?P<time>.+?)"
+                    r"(?:,? (?:not|instead of|rather than) .+)?", re.I)  # fmt: skip
 
 
 def _block_timed(clause: str, screen: Screen) -> Settled | None:
@@ -368,6 +368,41 @@ def _block_timed(clause: str, screen: Screen) -> Settled | None:
     opened = Step("click", clause, target=found.text)
     timed = Step("set", clause, target=edge, text=said["time"])
     return Settled([opened, timed], f"'{found.text}' opened, its {edge} set")
+
+
+_CALLED = re.compile(r"\b(?:called|named|titled)\s+(?P<title>.+?)\s*(?=,|;|\s(?:on|at|from)\s|$)",
+                     re.I)  # fmt: skip
+"""A new thing's name ("called Call with bank")."""
+
+
+def _timed(words: str, screen: Screen) -> Settled | None:
+    """ "on friday 2pm to 2.30pm called Call with bank" on a new event's form: the day chosen
+    in the drop-down that shows a day, the start and end times, and the title, each in the
+    field made for it; None unless the words give a day or a time and the form shows it."""
+    titled = _CALLED.search(words)
+    rest = words[: titled.start()] + words[titled.end() :] if titled else words
+    times = times_in(rest)
+    day = next((d for w in words_of(rest) if (d := timetable.day_of(w)) is not None), None)
+    known = fields(screen)
+    dated = next((f for f in known if f.element.kind == "combo"
+                  and timetable.day_of(f.element.text) is not None), None)  # fmt: skip
+    steps = []
+    named = next((e for e in screen.elements if e.kind in ("text", *FIELD_KINDS)
+                  and {"title", "name"} & set(words_of(e.text or e.name))), None)  # fmt: skip
+    if titled is not None and named is not None and named.kind == "text":
+        if not named.text.startswith("|"):  # "|Add title": its caret shows it has the focus
+            steps.append(Step("click", words, target=named.text))  # "Add title": its field
+        steps.append(Step("type", words, text=titled["title"]))
+    elif titled is not None:
+        steps.append(Step("type", words, target="title", text=titled["title"]))
+    if day is not None and dated is not None:
+        label = dated.label or dated.element.text
+        steps.append(Step("set", words, target=label, text=day[:3].title()))
+    for edge, (hour, minute) in zip(("start", "end"), times[:2], strict=False):
+        steps.append(Step("set", words, target=edge, text=f"{hour:02d}:{minute:02d}"))
+    if not (times or day and dated):
+        return None
+    return Settled(steps, "its day, its times and its title, each in its field")
 
 
 def _block_removed(step: Step, screen: Screen) -> Settled | None:
@@ -636,7 +671,8 @@ def _form(step: Step, screen: Screen, memory: Memory) -> Settled:
         filled, left = given, told
     if not filled and not step.text:
         read = (
-            _placed(step.clause, screen)
+            _timed(step.target or "", screen)
+            or _placed(step.clause, screen)
             or _stated(step.clause, screen)
             or _refused(step.clause, screen, memory)
             or _row_choice(step)

@@ -7,8 +7,12 @@ import cv2
 import numpy as np
 
 from clickwright.agent import timetable
+from clickwright.agent.clauses import Step
+from clickwright.agent.dates import times_in
+from clickwright.agent.memory import Memory
+from clickwright.agent.settle import settle
 from clickwright.types import Frame, Screen
-from tests.test_reading_screen import el, read
+from tests.test_reading_screen import el, read, screen
 
 DAYS = ("MON 9", "TUE 10", "WED 11", "THU 12", "FRI 13")
 EVENTS = [  # day, title, times, top, height, colour (RGB)
@@ -76,3 +80,24 @@ def test_sentences_about_blocks_open_them_first():
         ("label", None, "delete"),
     ]
     assert read("drag the dentist on wednesday to 17:00, keep it the same length", week)[1:] == []
+
+
+def test_a_new_events_day_times_and_title_go_each_in_its_field():
+    form = screen(
+        el(1, "text", "|Add title", (221, 290, 105, 38)),  # its caret: it has the focus
+        el(2, "text", "When", (218, 345, 60, 27)),
+        el(3, "combo", "Wed 11 Jun", (324, 343, 168, 35), name="When"),
+        el(4, "combo", "12:00", (500, 343, 109, 35)),
+        el(5, "combo", "13:00", (637, 343, 109, 35)),
+        el(6, "button", "Save", (975, 520, 81, 36)),
+    )
+    rest = "on friday 2pm to 2.30pm called Call with bank"  # what the opened form takes
+    steps = settle(Step("form", rest, target=rest, text="", soft=True), form, Memory()).steps
+    assert [(s.verb, s.target, s.text) for s in steps] == [
+        ("type", None, "Call with bank"), ("set", "When", "Fri"), ("set", "start", "14:00"),
+        ("set", "end", "14:30")]  # fmt: skip
+
+
+def test_a_time_with_a_dot_before_pm_is_a_time_and_a_price_is_not():
+    assert times_in("on friday 2pm to 2.30pm") == [(14, 0), (14, 30)]
+    assert times_in("it costs 2.30 now") == []
