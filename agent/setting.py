@@ -485,10 +485,22 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
         actor.blind(step, Hotkey(keys=("escape",)), None, CHANGE, f"'{option}' is not listed")
         return
     shows = Expectation("text_in", option, element.box)
+    if not _opened_under(closed, actor.screen, element.box):  # focused, its list not shown:
+        actor.blind(step, Type(text=option), None, shows, f"typing '{option}' picks it")  # an
+        return  # Enter would open the list over the form
     actor.blind(step, Type(text=option), None, CHANGE,
                 f"'{option}' is not listed in view; typing it finds it")  # fmt: skip
     actor.blind(step, Hotkey(keys=("enter",)), None, shows, f"Enter picks '{option}'")  # a list
     # still searching as it is typed into would take an Enter sent with the text for nothing
+
+
+def _opened_under(before: Screen, after: Screen, box: Box) -> bool:
+    """Whether a list opened under `box` between the two screens: three or more new items
+    stacked below it, starting in line with one another."""
+    seen = {tuple(e.box) for e in before.elements}
+    new = [e for e in after.elements if tuple(e.box) not in seen and e.box.y >= box.bottom - 2
+           and e.box.x < box.right and e.box.right > box.x and e.text.strip()]  # fmt: skip
+    return any(sum(abs(o.box.x - e.box.x) <= 8 for o in new) >= 3 for e in new)
 
 
 # ---- sliders -------------------------------------------------------------------------------------

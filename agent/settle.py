@@ -389,10 +389,9 @@ def _timed(words: str, screen: Screen) -> Settled | None:
     steps = []
     named = next((e for e in screen.elements if e.kind in ("text", *FIELD_KINDS)
                   and {"title", "name"} & set(words_of(e.text or e.name))), None)  # fmt: skip
-    if titled is not None and named is not None and named.kind == "text":
-        if not named.text.startswith("|"):  # "|Add title": its caret shows it has the focus
-            steps.append(Step("click", words, target=named.text))  # "Add title": its field
-        steps.append(Step("type", words, text=titled["title"]))
+    if titled is not None and named is not None and named.kind == "text":  # "Add title" in
+        steps.append(Step("type", words, target=named.text, kind="text",
+                          text=titled["title"]))  # fmt: skip  # its field, not one it is over
     elif titled is not None:
         steps.append(Step("type", words, target="title", text=titled["title"]))
     if day is not None and dated is not None:

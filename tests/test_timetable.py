@@ -94,7 +94,7 @@ def test_a_new_events_day_times_and_title_go_each_in_its_field():
     rest = "on friday 2pm to 2.30pm called Call with bank"  # what the opened form takes
     steps = settle(Step("form", rest, target=rest, text="", soft=True), form, Memory()).steps
     assert [(s.verb, s.target, s.text) for s in steps] == [
-        ("type", None, "Call with bank"), ("set", "When", "Fri"), ("set", "start", "14:00"),
+        ("type", "|Add title", "Call with bank"), ("set", "When", "Fri"), ("set", "start", "14:00"),
         ("set", "end", "14:30")]  # fmt: skip
 
 
