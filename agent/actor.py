@@ -78,6 +78,7 @@ from clickwright.agent.settle import (
     scope_row,
     searched_form,
     settle,
+    tag_close,
 )
 from clickwright.agent.state import RunState, ScreenChanged
 from clickwright.devices.base import Point
@@ -754,6 +755,14 @@ class OfflineActor:
         editing.lines(self, step)
 
     def _delete(self, step: Step) -> None:
+        if step.where == "tag":  # "take tom off it": the × on his tag among the guests
+            found = tag_close(self.screen, step.target or "")
+            if found is None:
+                raise self._not_found(step.target or "", step)
+            tag, close = found
+            if self.click_element(step, close, f"the × on '{tag.text}'").status == "retry":
+                raise StepFailed(f"could not {step.clause!r}: the × on '{tag.text}' did nothing")
+            return
         editing.delete(self, step)
 
     def _cut(self, step: Step) -> None:

@@ -93,6 +93,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         return opened
     if (removed := _block_removed(step, screen)) is not None:
         return removed
+    if (added := _block_added(step, screen, memory)) is not None:
+        return added
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -402,6 +404,45 @@ def _timed(words: str, screen: Screen) -> Settled | None:
     if not (times or day and dated):
         return None
     return Settled(steps, "its day, its times and its title, each in its field")
+
+
+_OFF_IT = re.compile(r"\s+(?:in|from|off|on|of)\s+(?:the\s+)?(?:it|them|this|that|event|meeting|"
+                     r"guests|list)$", re.I)  # fmt: skip
+"""What a tag is taken off, said after its name ("tom in the it", "tom from the guests")."""
+
+
+def tag_close(screen: Screen, words: str) -> tuple[Element, Element] | None:
+    """A tag the words name ("Tom Becker ×" among an event's guests) and the × that takes it
+    off, just right of its words on its line; None when no such tag is shown."""
+    name = _OFF_IT.sub("", words).strip()
+    shown = shows_words(screen, name) if name else None
+    if shown is None or shown.kind in FIELD_KINDS:
+        return None
+    marks = {"close", "remove", "delete", "×", "x", "✕"}
+    closes = [e for e in screen.elements if e.kind in ("button", "icon", "link")
+              and normalize(e.name or e.text) in marks
+              and abs(e.box.center[1] - shown.box.center[1]) < shown.box.h
+              and -shown.box.h <= e.box.x - shown.box.right < 3 * shown.box.h]  # fmt: skip
+    return (shown, closes[0]) if len(closes) == 1 else None
+
+
+_ADDED_TO = re.compile(r"(?:add|invite|include|put) (?P<who>.+?) (?:to|on|in|into) (?P<what>.+)",
+                       re.I)  # fmt: skip
+
+
+def _block_added(step: Step, screen: Screen, memory: Memory) -> Settled | None:
+    """ "add priya to the design review": the block opened, the name typed into the field
+    for the people it has (its Guests, its "Add guests"), and the form it opened saved at
+    the task's end."""
+    said = _ADDED_TO.fullmatch(step.clause.strip(" .!"))
+    if step.verb not in ("type", "unread") or said is None or (found := timetable.block(screen, said["what"])) is None:
+        return None
+    shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
+    memory.made = (step.clause, "edit", found.text, shown)
+    opened = Step("click", step.clause, target=found.text)
+    typed = Step("type", step.clause, target="add guests", kind="text", text=said["who"],
+                 enter=True)  # fmt: skip  # its empty field, shown by its placeholder
+    return Settled([opened, typed], f"'{found.text}' opened, '{said['who']}' added to its guests")
 
 
 def _block_removed(step: Step, screen: Screen) -> Settled | None:
@@ -2097,8 +2138,14 @@ def _delete(step: Step, screen: Screen) -> Settled:
         if button is not None:  # flag": each row's box ticked, then the one Delete button
             return Settled([*_ticks(step.clause, each), Step("label", step.clause, text=button)],
                            f"'{target}': {', '.join(e.text for e in each)}, then {button}")  # fmt: skip
+    if not in_the_text and (chip := tag_close(screen, target)) is not None:
+        return Settled([replace(step, where="tag")], f"the × on the tag '{chip[0].text}'")
+    named = _OFF_IT.sub("", target).strip()
+    unseen = bool(named) and not reading.is_pronoun(named) and not _shown(screen, named) and (
+        shows_words(screen, row_words(named)) is None
+    )  # "take tom off it" with no Tom shown: never the open event's own Delete
     for label in (verb, "Delete", "Remove"):
-        if not in_the_text and _buttons(screen, label):
+        if not in_the_text and not unseen and _buttons(screen, label):
             return _label(Step("label", step.clause, text=label, target=target), screen)
     if not words or " ".join(words) in lexicon().all_text:
         return Settled([replace(step, where="all", target=None)], "all the text")

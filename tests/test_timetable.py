@@ -9,8 +9,9 @@ import numpy as np
 from clickwright.agent import timetable
 from clickwright.agent.clauses import Step
 from clickwright.agent.dates import times_in
+from clickwright.agent.interpreter import interpret
 from clickwright.agent.memory import Memory
-from clickwright.agent.settle import settle
+from clickwright.agent.settle import settle, tag_close
 from clickwright.types import Frame, Screen
 from tests.test_reading_screen import el, read, screen
 
@@ -101,3 +102,34 @@ def test_a_new_events_day_times_and_title_go_each_in_its_field():
 def test_a_time_with_a_dot_before_pm_is_a_time_and_a_price_is_not():
     assert times_in("on friday 2pm to 2.30pm") == [(14, 0), (14, 30)]
     assert times_in("it costs 2.30 now") == []
+
+
+def _event_dialog(*guests: str):
+    chips = []
+    for i, name in enumerate(guests):
+        x = 500 + 110 * i
+        chips += [el(10 + 2 * i, "link", name, (x, 439, 70, 15)),
+                  el(11 + 2 * i, "button", "", (x + 62, 435, 24, 24), name="close")]  # fmt: skip
+    return screen(
+        el(1, "text", "Edit event", (409, 271, 62, 18)),
+        el(2, "text", "Guests", (409, 439, 45, 15)),
+        *chips,
+        el(3, "button", "Delete", (412, 521, 69, 29)),
+        el(4, "button", "Save", (806, 521, 62, 29)),
+    )
+
+
+def test_a_guest_is_taken_off_by_the_x_on_their_tag_never_by_the_events_delete():
+    dialog = _event_dialog("Lena Ortiz", "Tom Becker", "Sara Lind")
+    assert tag_close(dialog, "tom in the it")[1].id == 13
+    steps = settle(interpret("take tom off it")[0], dialog, Memory()).steps
+    assert [(s.verb, s.where) for s in steps] == [("delete", "tag")]
+    without_tom = _event_dialog("Lena Ortiz", "Sara Lind")
+    assert all(s[1] != "Delete" for s in read("take tom off it", without_tom))
+
+
+def test_a_person_added_to_a_block_opens_it_and_goes_into_its_guests():
+    memory = Memory()
+    steps = read("add priya to the design review", _week(), memory)
+    assert steps == [("click", "Design review", None), ("type", "add guests", "priya")]
+    assert memory.made is not None and memory.made[2] == "Design review"
