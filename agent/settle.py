@@ -435,7 +435,9 @@ def _block_added(step: Step, screen: Screen, memory: Memory) -> Settled | None:
     for the people it has (its Guests, its "Add guests"), and the form it opened saved at
     the task's end."""
     said = _ADDED_TO.fullmatch(step.clause.strip(" .!"))
-    if step.verb not in ("type", "unread") or said is None or (found := timetable.block(screen, said["what"])) is None:
+    if step.verb not in ("type", "unread") or said is None:
+        return None
+    if (found := timetable.block(screen, said["what"])) is None:
         return None
     shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
     memory.made = (step.clause, "edit", found.text, shown)
