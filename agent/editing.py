@@ -179,6 +179,11 @@ def _rich(screen: Screen) -> bool:
     )  # fmt: skip
 
 
+SHORT = 3
+"""Characters of a changed word too few to find alone on the screen ("4" in "4 March"): the
+word after it is selected and typed with it."""
+
+
 def _in_place(actor: OfflineActor, step: Step, before: str, after: str) -> bool:
     """The words that differ between `before` and `after` selected where the screen shows
     them and typed over (or deleted), each in turn, then the text read back: True when it
@@ -193,12 +198,16 @@ def _in_place(actor: OfflineActor, step: Step, before: str, after: str) -> bool:
     actor.blind(step, Hotkey(keys=("ctrl", "home")), None, CHANGE, "letting go of the selection")
     text, shift = before, 0
     for _, a, b, c, d in changes:
+        after_it = old[b : b + 2]
+        if len("".join(old[a:b]).strip()) < SHORT and len(after_it) == 2 and after_it == new[
+                d : d + 2]:  # fmt: skip
+            b, d = b + 2, d + 2  # "4" in "4 March": selected with the word after it
         start = len("".join(old[:a])) + shift
         gone, put = "".join(old[a:b]), "".join(new[c:d])
         words = gone.strip()
         if not words or "\n" in words or text.find(words) != start + gone.find(words):
             return False  # an insertion, across paragraphs, or shown earlier too
-        found = selecting.span(actor.screen, _passage(words), actor.state.task)
+        found = selecting.span(_within_text(actor.screen), _passage(words), actor.state.task)
         if found is None or text_similarity(found.text, words) < SAME_WORDS:
             return False
         actor.select(step, found)
@@ -218,6 +227,16 @@ def _in_place(actor: OfflineActor, step: Step, before: str, after: str) -> bool:
     actor.record_noop(step, "the editor holds the changed text, its formatting kept")
     known(actor, got)
     return True
+
+
+def _within_text(screen: Screen) -> Screen:
+    """The screen less what is outside its text area: a word changed in the text is not the
+    same word quoted in a comment beside it."""
+    area = _text_area(screen)
+    if area is None:
+        return screen
+    inside = tuple(e for e in screen.elements if area.box.contains(e.box, slack=2))
+    return Screen(screen.frame, inside) if inside else screen
 
 
 def _tokens(text: str) -> list[str]:

@@ -291,6 +291,8 @@ def _unread(step: Step, screen: Screen) -> Settled:
         return options
     if (timed := _block_timed(clause, screen)) is not None:
         return timed
+    if (told := _as_said(clause, screen)) is not None:
+        return told
     ranged = _range(clause, screen)
     if ranged is not None and ranged.steps and ranged.steps[0].verb == "set":
         return ranged  # "Night setback should run from 22:30 until 6:15": its two fields
@@ -445,6 +447,45 @@ def _block_added(step: Step, screen: Screen, memory: Memory) -> Settled | None:
     typed = Step("type", step.clause, target="add guests", kind="text", text=said["who"],
                  enter=True)  # fmt: skip  # its empty field, shown by its placeholder
     return Settled([opened, typed], f"'{found.text}' opened, '{said['who']}' added to its guests")
+
+
+_AS_SAID = re.compile(r"as (?P<who>.+?) says", re.I)
+"""What is left of "do what lena says in her comment"."""
+
+
+def _as_said(clause: str, screen: Screen) -> Settled | None:
+    """ "do what lena says in her comment": her card's words, read as the change they state
+    ("Wrong date – the launch is 14 March, not 4 March": 4 March becomes 14 March) or ask for
+    ("please change X to Y"). Only a change of words is taken from a page, nothing it says to
+    press; None when no card of hers is shown."""
+    said = _AS_SAID.fullmatch(clause.strip(" .!"))
+    if said is None or (name := shows_words(screen, said["who"])) is None:
+        return None
+    card = card_round(screen, name.box)
+    if card is None:
+        return None
+    texts = [e for e in screen.elements if e.kind == "text" and card.contains(e.box, slack=2)
+             and e.box.y >= name.box.bottom - 2 and len(e.text.split()) > 2]  # fmt: skip
+    body = " ".join(e.text for e in sorted(texts, key=lambda e: (e.box.y // 8, e.box.x)))
+    for piece in re.split(r"(?<=[.!?])\s+|\s+[–—−-]\s+", body):
+        piece = piece.strip(" .!")
+        found = next((m for p in lexicon().statements if (m := p.fullmatch(piece))), None)
+        if found is not None and found.groupdict().get("old"):  # "…, not 4 March": those words
+            change = Step("change", clause, text=found["new"], old=found["old"])
+            return Settled([change], f"{name.text} says: {piece}")
+        if (stated := _stated(piece, screen)) is not None:
+            return Settled([replace(s, clause=clause) for s in stated.steps],
+                           f"{name.text} says: {piece}")  # fmt: skip
+        try:
+            asked = interpret(piece)
+        except TaskError:
+            continue
+        if asked and all(s.verb == "change" and s.old for s in asked):
+            return Settled([replace(s, clause=clause) for s in asked], f"{name.text} asks: {piece}")
+    raise StepFailed(
+        f"could not read what {name.text} says as a change of words ({body[:80]!r})",
+        "only a change a comment states is taken from the screen; say the change itself",
+    )
 
 
 def _block_removed(step: Step, screen: Screen) -> Settled | None:
