@@ -45,6 +45,7 @@ from clickwright.agent.grounding import (
     fields,
     grid_cell,
     in_scope,
+    item_round,
     moved_band,
     normalize,
     of_kind,
@@ -478,6 +479,8 @@ class OfflineActor:
         blind = step.verb == "type" and not step.target and describes(step)  # "write a review"
         if not (step.soft or step.source or step.verb in SETTLED or blind):
             self.reading = ""
+            if step.scope and self._row is None:
+                self._enter_scope(step)  # "for the comment by Tom, type …": his card found first
             self.do(step)
             return
         if step.scope:
@@ -1462,6 +1465,11 @@ class OfflineActor:
         if not step.scope or place(step.scope) is not None or not found:
             return found
         box = self._row or scope_box(screen, scope_row(step.scope))
+        if self._row is None and box is not None and not in_scope(found, box):
+            shown = showing_words(screen, scope_row(step.scope), rows=True)
+            boxes = [scope_round(screen, e, shown) for e in shown]  # Priya's comment, not
+            boxes += [b for e in shown if (b := item_round(screen, e)) is not None]  # her
+            box = next((b for b in boxes if in_scope(found, b)), box)  # suggestion below it
         if box is None and len(found) > 1 and found[0].score - found[1].score < 1:
             raise StepFailed(
                 f"could not {step.clause!r}: no row or card shows {step.scope!r}, and there are "
@@ -1824,9 +1832,14 @@ class OfflineActor:
         """Scroll the page (or the list under the pointer) down until the target shows or the
         page stops moving; in a row or card, the list it is in (a feed beside the page)."""
         amount = PART_PAGE if self._row is None else PART_PANE
+        alike = self._candidates(self.screen, step.target or "", step.kind) if (
+            step.scope and self._row is None and step.target) else []  # fmt: skip
         for _ in range(MAX_SCROLLS):
             before, row = self.screen, self._row
             at = (row.x + 4, row.center[1]) if row is not None else None
+            if at is None and alike:  # the card said is among others like it (a side panel's
+                x, y = alike[0].element.box.center  # comments): the wheel over them
+                at = (x, min(y, self.screen.frame.size[1] // 2))
             if not self._scroll_once(step, f"{description!r} is not on screen", amount, at):
                 return False
             if row is not None and not self._follow_row(step, before):

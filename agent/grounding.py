@@ -874,12 +874,24 @@ def scope_round(screen: Screen, shown: Element, others: Sequence[Element] = ()) 
     return row_round(screen, shown)
 
 
+def item_round(screen: Screen, shown: Element) -> Box | None:
+    """The lines of the list item `shown` heads, down to the next item's head in line with
+    it (see `_item_lines`); None when it heads no such item."""
+    return _item_lines(shown.box, _in_line_with(screen, shown))
+
+
+def _in_line_with(screen: Screen, shown: Element) -> list[Box]:
+    """The texts in a column with `shown`, as tall, on other lines: its list's other items."""
+    return [e.box for e in screen.elements if e.id != shown.id and e.text.strip()
+            and e.kind not in ("input", "combo", "button")  # its reply box is no next item
+            and abs(e.box.x - shown.box.x) <= 8 and abs(e.box.h - shown.box.h) <= 4
+            and abs(e.box.center[1] - shown.box.center[1]) > shown.box.h]  # fmt: skip
+
+
 def row_round(screen: Screen, shown: Element) -> Box:
     """The row round `shown`: the smallest container holding it that is not a whole table,
     else its own box."""
-    column = [e.box for e in screen.elements if e.id != shown.id and e.text.strip()
-              and abs(e.box.x - shown.box.x) <= 8 and abs(e.box.h - shown.box.h) <= 4
-              and abs(e.box.center[1] - shown.box.center[1]) > shown.box.h]  # fmt: skip
+    column = _in_line_with(screen, shown)
     holders = [
         e.box
         for e in screen.elements
@@ -894,10 +906,14 @@ def row_round(screen: Screen, shown: Element) -> Box:
     return _item_lines(shown.box, column) or shown.box
 
 
+ITEM_LINES = 12
+"""Line heights an item drawn with no box may run to (a comment with its quote and replies)."""
+
+
 def _item_lines(name: Box, names: Sequence[Box]) -> Box | None:
     """The lines of a list's item drawn with no box round it (a cart drawer's "Storm Shell
     Jacket", its details and its Remove under it): from its name down to the next item's name
-    in line with it (the last item: as tall as the others), at most a card's lines."""
+    in line with it (the last item: as tall as the others)."""
     hugging = 0.35 * name.h  # its own detail lines, in line with it, start right under it
     below = sorted(b.y for b in names if b.y > name.bottom + hugging)
     above = sorted((b.y for b in names if b.bottom + hugging < name.y), reverse=True)
@@ -907,7 +923,7 @@ def _item_lines(name: Box, names: Sequence[Box]) -> Box | None:
         height = name.y - above[0]
     else:
         return None
-    if height > CARD_LINES * name.h or height <= 2 * name.h:
+    if height > ITEM_LINES * name.h or height <= 2 * name.h:
         return None
     return Box(name.x, name.y, name.w, height - 2)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from clickwright.agent.actor import _names_place
-from clickwright.agent.grounding import scope_box, star_row
+from clickwright.agent.grounding import item_round, scope_box, star_row
 from clickwright.agent.interpreter import interpret
 from clickwright.agent.making import form_button, opening
 from clickwright.agent.memory import Memory
@@ -161,3 +161,23 @@ def test_a_comment_that_only_asks_to_press_something_is_not_obeyed():
     )
     with pytest.raises(StepFailed, match="what Lena Ortiz says"):
         read("do what lena says", card)
+
+
+def test_a_reply_to_someones_comment_is_typed_and_sent_in_their_card():
+    steps = interpret("reply 'good idea, will do' to toms comment")
+    assert [(s.verb, s.target, s.text, s.scope) for s in steps] == [
+        ("type", "reply", "good idea, will do", "comment by Tom"),
+        ("click", "Reply", None, "comment by Tom"),
+    ]
+
+
+def test_an_item_with_no_box_runs_from_its_head_to_the_next_heads_past_its_reply_box():
+    panel = screen(
+        el(1, "text", "Priya Nair", (847, 169, 128, 29)),
+        el(2, "text", "Are we allowed to publish the pilot budget?", (850, 226, 360, 22)),
+        el(3, "input", "Reply…", (850, 328, 184, 29)),
+        el(4, "button", "Resolve", (1117, 328, 109, 29)),
+        el(5, "text", "Daniel Ruiz", (848, 377, 127, 30)),
+    )
+    box = item_round(panel, panel.elements[0])
+    assert box is not None and box.y == 169 and box.bottom >= 357
