@@ -2184,8 +2184,8 @@ def _delete(step: Step, screen: Screen) -> Settled:
     if not in_the_text and (chip := tag_close(screen, target)) is not None:
         return Settled([replace(step, where="tag")], f"the × on the tag '{chip[0].text}'")
     named = _OFF_IT.sub("", target).strip()
-    unseen = bool(named) and not reading.is_pronoun(named) and not _shown(screen, named) and (
-        shows_words(screen, row_words(named)) is None
+    unseen = named != target and not _shown(screen, named) and (
+        shows_words(screen, row_words(named)) is None and row_by_extreme(screen, named) is None
     )  # "take tom off it" with no Tom shown: never the open event's own Delete
     for label in (verb, "Delete", "Remove"):
         if not in_the_text and not unseen and _buttons(screen, label):
