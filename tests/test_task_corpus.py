@@ -603,8 +603,8 @@ def test_a_products_colour_size_and_quantity_are_chosen_before_add_to_cart(
 ) -> None:
     """Chromium at scale 1, default settings, a shop's product page: "add the hoodie in the
     dark red colour, size L, 2 of them" presses the dark red swatch (no text on it), the L
-    button, types 2 into the unlabelled quantity stepper and presses Add to cart. The check
-    is the cart the page sent (one line: that colour, that size, two)."""
+    button, sets the unlabelled quantity stepper to 2 (its + pressed) and presses Add to cart.
+    The check is the cart the page sent (one line: that colour, that size, two)."""
     [task] = [t for t in DEV11 if t.id == "s11-shop-dark-red-l"]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
@@ -620,3 +620,22 @@ def test_each_of_someones_suggestions_is_accepted_from_the_top_of_the_list(tmp_p
     [task] = [t for t in DEV11 if t.id == "s11-review-daniel-accept"]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (result.check, result.outcome, result.reason)
+
+
+ONE_LEVEL_DEEPER = {
+    "s11-cal-red-thursday-later": "a week's block opened, its start chosen, Save at the end",
+    "s11-shop-drop-priciest": "the cart's drawer opened, the priciest line's Remove (no total)",
+    "s11-shop-review-four-stars": "Write a review opened, stars, fields, Submit review",
+    "s11-review-lena-fix": "the change Lena's comment states, made in place in the text",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", sorted(ONE_LEVEL_DEEPER))
+def test_a_task_one_level_deeper_than_a_visible_button(task_id: str, tmp_path: Path) -> None:
+    """Chromium, default settings, set 11's web apps: what the task acts on is behind a click
+    (a calendar's event dialog, a cart drawer, a review form, a comment's words). The check is
+    the state the page sent, every other event, line or word unchanged."""
+    [task] = [t for t in DEV11 if t.id == task_id]
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (ONE_LEVEL_DEEPER[task_id], result.check, result.outcome, result.reason)
