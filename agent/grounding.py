@@ -164,8 +164,28 @@ def rank(
         text_similarity(description, c.element.text or c.element.name) >= SAID_AS_IS for c in found
     ):
         return found  # "select Purple": an option's label, not a colour to look for
-    return (_by_colour(screen, description, colour, kind, echo_of)
-            or _by_shade(screen, description, colour, kind, echo_of) or found)  # fmt: skip
+    return _in_group(screen, description, _by_colour(screen, description, colour, kind, echo_of)
+                     or _by_shade(screen, description, colour, kind, echo_of) or found)
+
+
+def _in_group(screen: Screen, description: str, found: list[Candidate]) -> list[Candidate]:
+    """ "the green highlight swatch": those a label the words name heads on its line (a
+    toolbar's "Highlight", right of it and before its next label) first, not the text colours
+    before it."""
+    said = {w.lower() for w in description.split()}
+    for label in (e for e in screen.elements if e.kind in ("text", "link")
+                  and normalize(e.text) in said):  # fmt: skip
+        middle, h = label.box.center[1], label.box.h
+
+        def on_line(box: Box) -> bool:
+            return abs(box.center[1] - middle) < h and box.x >= label.box.right
+
+        end = min((e.box.x for e in screen.elements if e.kind in ("text", "link")
+                   and e is not label and on_line(e.box)), default=screen.frame.size[0])  # fmt: skip
+        inside = [c for c in found if on_line(c.element.box) and c.element.box.x < end]
+        if inside:
+            return inside + [c for c in found if c not in inside]
+    return found
 
 
 SHADE_WAYS = {"dark": 1, "deep": 1, "light": -1, "pale": -1, "bright": -1}

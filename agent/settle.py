@@ -2696,7 +2696,8 @@ def _pointed(step: Step, screen: Screen) -> Settled:
         field, value = chosen
         return Settled([_set_field(field, value)], f"'{value}' is a choice of '{field.label}'")
     part = _shown_part(screen, target)
-    if part and not toggles:
+    coloured = palette().name_in(target) is not None and palette().name_in(part or "") is None
+    if part and not toggles and not coloured:  # "the green highlight swatch" is no "Highlight"
         return Settled([replace(step, target=part, soft=False)], f"'{part}' is shown")
     said = words_of(step.clause)
     if lexicon().verb_at("look", said, 0) and not _shown(screen, target):

@@ -574,7 +574,7 @@ def test_a_remark_before_so_names_what_the_step_after_it_acts_on():
         ("turn the text 'extension 4400' red",
          [("highlight", "'extension 4400'", None), ("click", "red swatch", None)]),
         ("highlight 'free shipping' in yellow",
-         [("highlight", "'free shipping'", None), ("click", "yellow swatch", None)]),
+         [("highlight", "'free shipping'", None), ("click", "yellow highlight swatch", None)]),
         ("add it to the cart", [("click", "Add to cart", None)]),
         ("The sentence about the old client is out of date. Delete it and publish.",
          [("delete", "sentence about the old client", None), ("label", None, "publish")]),

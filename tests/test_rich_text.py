@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from clickwright.agent import passages, selecting
-from clickwright.agent.grounding import is_prose
+from clickwright.agent.grounding import Candidate, _in_group, is_prose
+from clickwright.agent.interpreter import interpret
 from clickwright.parsers.widgets import _resize_grip, detect_widgets
 from clickwright.types import Box, Element, Frame, Screen
 from tests.test_reading_screen import el, read, screen
@@ -196,8 +197,8 @@ def test_a_date_in_the_clause_is_no_date_to_set_for_the_swatch_it_was_rewritten_
     toolbar = screen(el(0, "icon", "", (20, 10, 20, 20), name="yellow square"),
                      el(1, "text", "Shops that sign up by 30 September pay no fees.",
                         (20, 60, 400, 18)))  # fmt: skip
-    assert read("highlight 'by 30 September' in yellow", toolbar)[1][:2] == ("click",
-                                                                          "yellow swatch")
+    assert read("highlight 'by 30 September' in yellow", toolbar)[1][:2] == (
+        "click", "yellow highlight swatch")
 
 
 def test_a_products_options_are_chosen_before_its_buy_button():
@@ -231,3 +232,19 @@ def test_a_highlight_is_found_by_its_band_of_colour_behind_the_words():
                                            "terminals."),))  # fmt: skip
     found = selecting.span(shown, passages.read("the bit highlighted in pink"))
     assert found is not None and 296 <= found.start[0] <= 306 and 412 <= found.end[0] <= 422
+
+
+def test_a_highlight_colour_is_the_swatch_the_highlight_label_heads():
+    toolbar = screen(
+        el(1, "text", "Text", (255, 82, 36, 20)),
+        el(2, "icon", "", (355, 83, 20, 20), name="dark green circle"),
+        el(3, "link", "Highlight", (481, 82, 66, 20)),
+        el(4, "icon", "", (585, 83, 20, 20), name="light green square"),
+        el(5, "text", "Tx", (718, 82, 20, 20)),
+    )
+    greens = [Candidate(toolbar.elements[1], 90.0, ""), Candidate(toolbar.elements[3], 80.0, "")]
+    assert _in_group(toolbar, "green highlight swatch", greens)[0].element.id == 4
+    assert _in_group(toolbar, "green swatch", greens)[0].element.id == 2
+    steps = interpret("the bit highlighted in pink should be green instead. submit it as approved")
+    assert [(s.verb, s.target) for s in steps[:2]] == [
+        ("highlight", "the bit highlighted in pink"), ("click", "green highlight swatch")]
