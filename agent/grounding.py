@@ -173,19 +173,19 @@ def _in_group(screen: Screen, description: str, found: list[Candidate]) -> list[
     toolbar's "Highlight", right of it and before its next label) first, not the text colours
     before it."""
     said = {w.lower() for w in description.split()}
-    for label in (e for e in screen.elements if e.kind in ("text", "link")
-                  and normalize(e.text) in said):  # fmt: skip
-        middle, h = label.box.center[1], label.box.h
-
-        def on_line(box: Box) -> bool:
-            return abs(box.center[1] - middle) < h and box.x >= label.box.right
-
-        end = min((e.box.x for e in screen.elements if e.kind in ("text", "link")
-                   and e is not label and on_line(e.box)), default=screen.frame.size[0])  # fmt: skip
-        inside = [c for c in found if on_line(c.element.box) and c.element.box.x < end]
+    labels = [e for e in screen.elements if e.kind in ("text", "link") and e.text.strip()]
+    for label in (e for e in labels if normalize(e.text) in said):
+        after = [e for e in labels if e is not label and _right_on_line(e.box, label.box)]
+        end = min((e.box.x for e in after), default=screen.frame.size[0])
+        inside = [c for c in found if _right_on_line(c.element.box, label.box)
+                  and c.element.box.x < end]  # fmt: skip
         if inside:
             return inside + [c for c in found if c not in inside]
     return found
+
+
+def _right_on_line(box: Box, label: Box) -> bool:
+    return abs(box.center[1] - label.center[1]) < label.h and box.x >= label.right
 
 
 SHADE_WAYS = {"dark": 1, "deep": 1, "light": -1, "pale": -1, "bright": -1}

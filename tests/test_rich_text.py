@@ -242,7 +242,8 @@ def test_a_highlight_colour_is_the_swatch_the_highlight_label_heads():
         el(4, "icon", "", (585, 83, 20, 20), name="light green square"),
         el(5, "text", "Tx", (718, 82, 20, 20)),
     )
-    greens = [Candidate(toolbar.elements[1], 90.0, ""), Candidate(toolbar.elements[3], 80.0, "")]
+    greens = [Candidate(toolbar.elements[1], 90.0, ""),
+              Candidate(toolbar.elements[3], 80.0, "")]  # fmt: skip
     assert _in_group(toolbar, "green highlight swatch", greens)[0].element.id == 4
     assert _in_group(toolbar, "green swatch", greens)[0].element.id == 2
     steps = interpret("the bit highlighted in pink should be green instead. submit it as approved")
