@@ -127,6 +127,8 @@ def form_button(
     wanted = [*lex.makers.get(verb, ()), *lex.confirm]
     for e in new:
         words = words_of(e.text)
+        if lex.verb_at("delete", words[:1], 0) or lex.verb_at("close", words[:1], 0):
+            continue  # "Delete event" names the event too, and is no way to finish it
         if _singular(made) in map(_singular, words) and words[0] != verb:
             return e
     for label in wanted:

@@ -65,6 +65,9 @@ def test_the_opened_form_is_finished_with_its_own_new_button():
         el(3, "button", "Submit review", (847, 505, 178, 40)),
     )
     assert form_button(dialog, "write", "review", before).text == "Submit review"
+    edit = screen(el(1, "button", "Delete event", (412, 521, 110, 29)),
+                  el(2, "button", "Save", (806, 521, 62, 29)))  # fmt: skip
+    assert form_button(edit, "add", "event", frozenset()).text == "Save"
     saved = screen(el(1, "button", "Cancel", (868, 520, 97, 36)),
                    el(2, "button", "Save", (975, 520, 81, 36)))  # fmt: skip
     assert form_button(saved, "add", "event", frozenset()).text == "Save"
