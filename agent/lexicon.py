@@ -288,6 +288,7 @@ class Lexicon:
         self.choosers = frozenset(data["choosers"])
         self.buying = frozenset(data["buying"])
         self.holders = frozenset(data["holders"])
+        self.block_nouns = frozenset(data["block_nouns"])
         self.totals = frozenset(data["totals"])
         self.makers: dict[str, tuple[str, ...]] = {v: tuple(b) for v, b in data["makers"].items()}
         self.row_verbs = frozenset(data["row_verbs"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from clickwright.agent.grounding import showing_words, shows_words
-from clickwright.agent.lexicon import words_of
+from clickwright.agent.lexicon import lexicon, words_of
 from clickwright.parsers.colours import backdrop, palette
 from clickwright.types import Element, Screen
 
@@ -18,10 +18,6 @@ _ON_DAY = re.compile(rf"\s*(?:,\s*)?\b(?:on|from|for)\s+(?:the\s+)?(?P<day>{_DAY
                      rf"\b(?P<owner>{_DAY})'s\s+", re.I)  # fmt: skip
 _RELATIVE = re.compile(r"\b(?P<how>right after|just after|after|right before|just before|before)"
                        r"\s+(?P<anchor>.+)$", re.I)  # fmt: skip
-BLOCK_NOUNS = frozenset({"event", "events", "meeting", "meetings", "block", "appointment",
-                         "entry", "item", "one", "thing", "slot", "booking", "session", "the",
-                         "my", "a", "an"})  # fmt: skip
-"""Words that only say a block is meant ("the red EVENT", "my lunch")."""
 HEADER_SHARE = 0.3
 """Share of the screen's height the day headers sit in."""
 
@@ -51,13 +47,14 @@ def day_columns(screen: Screen) -> dict[str, tuple[int, int]]:
     heads = [(d, e) for e in screen.elements if e.box.y < HEADER_SHARE * height
              and (d := day_of(e.text)) is not None and len(words_of(e.text)) <= 3]  # fmt: skip
     for _, head in heads:
-        line = [(d, e) for d, e in heads if abs(e.box.y - head.box.y) < 12]
-        if len({d for d, _ in line}) >= 3:
-            line.sort(key=lambda p: p[1].box.center[0])
-            middles = [e.box.center[0] for _, e in line]
-            pitch = min(b - a for a, b in zip(middles, middles[1:], strict=False))
-            return {d: (m - pitch // 2, m + pitch // 2) for (d, _), m in zip(line, middles,
-                                                                             strict=True)}
+        line: dict[str, int] = {}  # each day once ("FRI" over "13" read twice is one column)
+        for d, e in sorted(heads, key=lambda p: p[1].box.center[0]):
+            if abs(e.box.y - head.box.y) < 12:
+                line.setdefault(d, e.box.center[0])
+        middles = list(line.values())
+        pitch = min((b - a for a, b in zip(middles, middles[1:], strict=False)), default=0)
+        if len(line) >= 3 and pitch > 0:
+            return {d: (m - pitch // 2, m + pitch // 2) for d, m in line.items()}
     return {}
 
 
@@ -77,7 +74,8 @@ def block(screen: Screen, words: str) -> Element | None:
         if anchor is None:
             return None
         return _next_block(screen, anchor, relative["how"].endswith("before"))
-    said = [w for w in words_of(rest) if w not in BLOCK_NOUNS]
+    lex = lexicon()
+    said = [w for w in words_of(rest) if w not in lex.block_nouns and w not in lex.determiners]
     colour = palette().name_in(" ".join(said))
     if colour is not None:
         said = said[: colour[1]] + said[colour[2] :]
