@@ -114,6 +114,15 @@ def _form_open(screen: Screen, rest: str) -> bool:
     return False
 
 
+def made_on(
+    screen: Screen, clause: str, verb: str, made: str
+) -> tuple[str, str, str, frozenset[tuple[int, int, int, int]]]:
+    """What a run keeps of a form it opens (`Memory.made`): the clause, its verb, the thing
+    made, and the buttons shown before it opened, which `form_button` is none of."""
+    shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
+    return clause, verb, made, shown
+
+
 def form_button(
     screen: Screen, verb: str, made: str, before: frozenset[tuple[int, int, int, int]]
 ) -> Element | None:

@@ -56,7 +56,7 @@ from clickwright.agent.grounding import (
 )
 from clickwright.agent.interpreter import interpret, unreadable
 from clickwright.agent.lexicon import Intent, lexicon, phrase_at, words_of
-from clickwright.agent.making import opening
+from clickwright.agent.making import made_on, opening
 from clickwright.agent.memory import Memory
 from clickwright.agent.setting import item_field, quantity, taking
 from clickwright.errors import StepFailed, TaskError
@@ -164,8 +164,7 @@ def _opened(step: Step, screen: Screen, memory: Memory) -> Settled | None:
     found = opening(step.clause, screen)
     if found is None:
         return None
-    shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
-    memory.made = (step.clause, found.verb, found.made, shown)
+    memory.made = made_on(screen, step.clause, found.verb, found.made)
     label = found.button.text or found.button.name
     click = Step("click", step.clause, target=label, kind=found.button.kind)
     if not found.rest:
@@ -441,8 +440,7 @@ def _block_added(step: Step, screen: Screen, memory: Memory) -> Settled | None:
         return None
     if (found := timetable.block(screen, said["what"])) is None:
         return None
-    shown = frozenset(tuple(e.box) for e in screen.elements if e.kind == "button")
-    memory.made = (step.clause, "edit", found.text, shown)
+    memory.made = made_on(screen, step.clause, "edit", found.text)
     opened = Step("click", step.clause, target=found.text)
     typed = Step("type", step.clause, target="add guests", kind="text", text=said["who"],
                  enter=True)  # fmt: skip  # its empty field, shown by its placeholder
