@@ -54,7 +54,11 @@ and split the same way with the salt "clickwright-set10/" (`split_set10`), its h
 "heldout7"; the engineers read only tasks_dev10. Set 11 (benchmarks/tasks_dev11/: a calendar, a
 web shop's product page and cart, a document review tool with suggestions and comments) was
 written by a helper as dev material only, after set 10's held-out half had stopped moving; its
-page kinds were chosen from the held-out pages' file names alone, their contents unread.
+page kinds were chosen from the held-out pages' file names alone, their contents unread. Set 12
+(benchmarks/tasks_dev12/ and benchmarks/tasks_heldout8/: four web apps of kinds set 11 does not
+have, an agenda calendar, a mail inbox, a grocery shop and a task board) was written by helpers and
+split by page before any task was written, with the salt "clickwright-set12/" (`split_set12`): its
+held-out half is "heldout8"; the engineers read only tasks_dev12.
 
 Reference mode checks the checks, not the agent. A task may carry `reference = [...]`: steps
 that do the task by hand on its display, each an xdotool command line ("key ctrl+s",
@@ -116,6 +120,7 @@ SET5_SALT = "clickwright-set5/"
 SET6_SALT = "clickwright-set6/"
 SET9_SALT = "clickwright-set9/"
 SET10_SALT = "clickwright-set10/"
+SET12_SALT = "clickwright-set12/"
 WHOLE_SPLITS = {
     "tasks_heldout2": "heldout2",
     "tasks_dev2": "dev",
@@ -133,9 +138,11 @@ WHOLE_SPLITS = {
     "tasks_dev10": "dev",
     "tasks_heldout7": "heldout7",
     "tasks_dev11": "dev",
+    "tasks_dev12": "dev",
+    "tasks_heldout8": "heldout8",
 }
-"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 7,
-and the second to eleventh dev sets."""
+"""Corpus folders whose tasks all have one split (no held-out third): held-out sets 2 to 8,
+and the second to twelfth dev sets."""
 SPLITS = (
     "dev",
     "heldout",
@@ -145,6 +152,7 @@ SPLITS = (
     "heldout5",
     "heldout6",
     "heldout7",
+    "heldout8",
 )
 PROGRAMS = {
     # program: the Debian package that provides it (they go into the Makefile)
@@ -336,6 +344,11 @@ def split_set9(tasks: list[Task]) -> dict[str, str]:
 def split_set10(tasks: list[Task]) -> dict[str, str]:
     """Set 10's fixed rule (`split_set` with the salt "clickwright-set10/"): "heldout7" or "dev"."""
     return split_set(tasks, SET10_SALT, "heldout7")
+
+
+def split_set12(tasks: list[Task]) -> dict[str, str]:
+    """Set 12's fixed rule (`split_set` with the salt "clickwright-set12/"): "heldout8" or "dev"."""
+    return split_set(tasks, SET12_SALT, "heldout8")
 
 
 def problems(tasks: list[Task]) -> list[str]:
