@@ -1602,7 +1602,7 @@ class OfflineActor:
                  self._turn_pages, self._scroll_down, self._turn_pages,
                  self._open_sections]  # fmt: skip
         # (the pager twice: once in view, once below the fold)
-        order = ways[where] if where in ways else [*every, self._open_menus]
+        order = ways[where] if where in ways else [*every, self._open_drawers, self._open_menus]
         if where is None and step.verb in SETTINGS_VERBS and not _in_settings(self.screen):
             order.append(self._in_the_settings)  # an option named by its label, not its place
         return any(way(step, description, shown) for way in order)
@@ -1644,6 +1644,20 @@ class OfflineActor:
             return
         label = buttons[0].text or buttons[0].name
         self.click_element(step, buttons[0], f"'{found[0]}': opening '{label}' first")
+
+    def _open_drawers(self, step: Step, description: str, shown: Callable[[], bool]) -> bool:
+        """ "use the discount code from the banner": a field the page does not show may be in
+        the drawer its cart button opens (a lexicon list of such places)."""
+        for noun in sorted(lexicon().drawers):
+            buttons = [e for e in self.screen.elements if e.kind in ("button", "link", "text")
+                       and _names_place(e.text or e.name, noun)]  # fmt: skip
+            if len(buttons) != 1:
+                continue
+            label = buttons[0].text or buttons[0].name
+            self.click_element(step, buttons[0], f"{description!r} is not on screen: '{label}'")
+            if shown():
+                return True
+        return False
 
     def _section_showing(self, step: Step) -> bool:
         """The section of the page's side navigation that shows the thing the step names

@@ -201,6 +201,7 @@ class Lexicon:
         self.relative_fillers = frozenset(data["relative_fillers"])
         self.shown = _phrases(data["shown"])
         self.value_nouns = frozenset(data["value_nouns"])
+        self.code_nouns = frozenset(data["code_nouns"])
         self.value_of = _phrases(data["value_of"])
         self.solving = _phrases(data["solving"])
         self.similar_to = _phrases(data["similar_to"])
@@ -288,6 +289,7 @@ class Lexicon:
         self.choosers = frozenset(data["choosers"])
         self.buying = frozenset(data["buying"])
         self.holders = frozenset(data["holders"])
+        self.drawers = frozenset(data["drawers"])
         self.block_nouns = frozenset(data["block_nouns"])
         self.totals = frozenset(data["totals"])
         self.makers: dict[str, tuple[str, ...]] = {v: tuple(b) for v, b in data["makers"].items()}

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from clickwright.agent import passages
+from clickwright.agent import codes, passages
 from clickwright.agent.clauses import MASK, QUOTED, Step, mask, unquote
 from clickwright.agent.lexicon import Frame, Lexicon, lexicon, words_of
 from clickwright.errors import ActionError
@@ -742,6 +742,8 @@ def value_source(value: str, after: Step | None) -> str | None:
         return " ".join(said)  # "the 4th word of the paragraph"
     if _owned_value(value) and not value.startswith(("'", '"')):
         return value  # "Kim's phone number": as the screen shows it
+    if codes.is_code_phrase(value):
+        return value  # "the code from the banner"
     return None
 
 

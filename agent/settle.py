@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz
 
-from clickwright.agent import passages, reading, sections, timetable
+from clickwright.agent import codes, passages, reading, sections, timetable
 from clickwright.agent.clauses import Step, unquote
 from clickwright.agent.dates import parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
@@ -2934,6 +2934,8 @@ def read_value(screen: Screen, description: str, task: str = "") -> str | None:
             return _format(sum(numbers))  # type: ignore[arg-type]
     if lex.longest(lex.solving, words, 0):  # "the answer to the math problem"
         return solved(screen)
+    if codes.is_code_phrase(description):  # "the code from the banner"
+        return codes.shown_code(screen, description)
     if n := lex.longest(lex.value_of, words, 0):  # "the value of Colour in the table"
         named = re.sub(r"\s+(?:in|on|from)\s+the\s+\w+$", "", " ".join(description.split()[n:]))
         return _labelled_value(screen, named)

@@ -625,6 +625,7 @@ def test_each_of_someones_suggestions_is_accepted_from_the_top_of_the_list(tmp_p
 ONE_LEVEL_DEEPER = {
     "s11-cal-red-thursday-later": "a week's block opened, its start chosen, Save at the end",
     "s11-shop-drop-priciest": "the cart's drawer opened, the priciest line's Remove (no total)",
+    "s11-shop-banner-code": "the banner's code read, typed into the field in the cart's drawer",
     "s11-shop-review-four-stars": "Write a review opened, stars, fields, Submit review",
     "s11-review-lena-fix": "the change Lena's comment states, made in place in the text",
 }
