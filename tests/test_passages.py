@@ -134,6 +134,8 @@ def test_swaps_moves_by_places_and_pastes_on_a_line_are_read_as_steps():
     assert verbs("swap lines 1 and 3")[0][:2] == ("swap", "line 1")
     assert verbs("switch Anna and Ben around") == [("swap", "Anna", None)]
     assert verbs("switch to the Settings tab")[0][0] == "click"  # a choice, not a swap
+    swapped = interpret("swap the green hoodie in my cart for the navy one")[0]  # a replacement
+    assert (swapped.verb, swapped.old, swapped.text) == ("change", "green hoodie in my cart", "navy one")
     moved = interpret("move the last line up one line")[0]
     assert (moved.verb, moved.where, moved.direction, moved.amount) == ("drag", "places", "up", 1)
     assert verbs("copy the email address and paste it at the end of the first line")[1] == (
