@@ -653,7 +653,10 @@ def _settled_words(step: Step, after: Step | None, soft: bool) -> Step:
         and not step.target[:1].isupper()  # "click It": a button's name, not "it"
     ):
         step = replace(step, target=after.target)
-    if (
+    value = reading.named_value(step.text or "") if step.target else None
+    if soft and step.verb == "type" and value:
+        step = replace(step, text=value)  # a field named apart: "the PIN" only says what it is
+    elif (
         soft
         and step.verb == "type"
         and step.text

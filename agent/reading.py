@@ -26,6 +26,7 @@ __all__ = [
     "starts_with_verb",
     "is_pronoun",
     "lone_verb",
+    "named_value",
     "parse",
     "place",
     "split_scope",
@@ -745,6 +746,17 @@ def value_source(value: str, after: Step | None) -> str | None:
     if codes.is_code_phrase(value):
         return value  # "the code from the banner"
     return None
+
+
+def named_value(text: str) -> str | None:
+    """ "the code SAVE10", "the PIN 4821", "my phone number 555-0192": the one token after the
+    noun that says what kind of value it is, which is what is typed."""
+    said = text.split()
+    lex = lexicon()
+    nouns = lex.value_nouns | lex.code_nouns
+    if len(said) < 3 or said[0].lower() not in lex.determiners or said[-2].lower() not in nouns:
+        return None
+    return said[-1] if len(said) <= 4 else None
 
 
 def _owned_value(text: str) -> bool:

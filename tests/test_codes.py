@@ -47,3 +47,12 @@ def test_using_a_code_from_the_page_types_it_into_the_field_its_words_name_and_e
     assert (typed.verb, typed.target, typed.kind) == ("type", "discount code", "input")
     assert typed.source == "the code from the banner at the top" and typed.text is None
     assert enter.keys == ("enter",)
+
+
+def test_a_value_named_by_its_kind_is_typed_without_the_words_that_name_it():
+    [typed] = interpret("type the code SAVE10 into the coupon box")
+    assert (typed.target, typed.text) == ("coupon", "SAVE10")
+    [typed] = interpret("type my phone number 555-0192 in Phone")
+    assert typed.text == "555-0192"
+    [typed] = interpret("enter the PIN 4821")  # no field named apart: the screen's PIN field
+    assert typed.target is None and typed.text == "the PIN 4821"
