@@ -640,3 +640,31 @@ def test_a_task_one_level_deeper_than_a_visible_button(task_id: str, tmp_path: P
     [task] = [t for t in DEV11 if t.id == task_id]
     result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
     assert result.success, (ONE_LEVEL_DEEPER[task_id], result.check, result.outcome, result.reason)
+
+
+# ---- set 12 (benchmarks/tasks_dev12/ + tasks_heldout8/): four web apps, split by page before
+# any task was written; checked for form only, never printed
+
+DEV12 = tc.load_corpus(ROOT / "benchmarks" / "tasks_dev12")
+HELDOUT8 = tc.load_corpus(ROOT / "benchmarks" / "tasks_heldout8")
+
+
+def test_set_12_is_sound_and_split_by_its_pages() -> None:
+    """Both halves together follow split_set12: of the four pages, the two first in
+    sha256("clickwright-set12/<page>") order are held out with their tasks."""
+    both = [*DEV12, *HELDOUT8]
+    others = [*CORPUS, *HELDOUT2, *DEV4, *HELDOUT3, *DEV5, *HELDOUT4, *DEV6, *HELDOUT5]
+    others += [*DEV9, *HELDOUT6, *DEV10, *HELDOUT7, *DEV11]
+    assert tc.problems([*others, *both]) == []
+    assert {t.split for t in DEV12} == {"dev"} and {t.split for t in HELDOUT8} == {"heldout8"}
+    assert {t.id: t.split for t in both} == tc.split_set12(both)
+    assert not {t.id for t in both} & {t.id for t in others}
+    assert all(t.reference and t.id.startswith("s12-") for t in both)
+    assert {t.program for t in both} == {"chromium"} and {t.scale for t in both} == {1, 2}
+    pages = {half: {t.setup["page"] for t in tasks} for half, tasks in
+             (("tasks_dev12", DEV12), ("tasks_heldout8", HELDOUT8))}  # fmt: skip
+    assert len(pages["tasks_dev12"]) == len(pages["tasks_heldout8"]) == 2
+    for half, names in pages.items():  # each page lives in one folder only
+        assert names == {p.name for p in (ROOT / "benchmarks" / half / "web").iterdir()}
+    assert tc.split_set(both, "clickwright-set11/", "heldout8") != tc.split_set12(both)
+    assert "heldout8" in tc.SPLITS and tc.WHOLE_SPLITS["tasks_heldout8"] == "heldout8"
