@@ -332,7 +332,12 @@ def row_toggle(screen: Screen, element: Element) -> Element | None:
     far = [e for e in screen.elements if e.kind in TOGGLES and not e.text
            and e.box.y <= middle <= e.box.bottom]  # fmt: skip
     titled = [e for e in far if (label := row_label(screen, e.box)) and label.box == element.box]
-    return titled[0] if titled else None
+    if titled:
+        return titled[0]
+    under = [e for e in screen.elements if e.kind == "toggle"
+             and 0 <= e.box.y - element.box.bottom <= 1.5 * element.box.h
+             and abs(e.box.x - element.box.x) <= element.box.h]  # fmt: skip
+    return under[0] if len(under) == 1 else None  # a form's label over its switch ("All day")
 
 
 def _names_a_row(words: str) -> bool:

@@ -8,7 +8,7 @@ import re
 
 from clickwright.agent.lexicon import lexicon, words_of
 
-__all__ = ["date_in", "month", "months_in", "parse_date", "same_day"]
+__all__ = ["date_in", "minutes_in", "month", "months_in", "parse_date", "same_day"]
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -118,3 +118,27 @@ def times_in(text: str, bare: bool = False) -> list[tuple[int, int]]:
     found = (time_of_day(m[0].strip(), bare)
              for m in re.finditer(rf"(?<![\d:.]){_TIME}(?![\d:])", text, re.I))  # fmt: skip
     return [t for t in found if t is not None]
+
+
+_SPAN = re.compile(r"(?:(?P<half>half an? hour)|(?P<quarter>(?:a )?quarter of an hour)|"
+                   r"(?P<n>[\w.-]+)(?: and a half)? (?P<unit>minutes?|mins?|hours?|hrs?|h)\b)",
+                   re.I)  # fmt: skip
+
+
+def minutes_in(text: str) -> tuple[int, int] | None:
+    """How long the span of time a text says is, in minutes ("half an hour" 30, "an hour"
+    60, "15 minutes", "1.5 hours", "an hour and a half" 90), and where in the text it starts;
+    None when it says none."""
+    for m in _SPAN.finditer(text):
+        if m["half"]:
+            return 30, m.start()
+        if m["quarter"]:
+            return 15, m.start()
+        word = m["n"].lower()
+        count = 1.0 if word in ("a", "an", "one") else lexicon().number(word)
+        if count is None:
+            continue
+        if "and a half" in m[0].lower() or text[m.end() :].lower().startswith(" and a half"):
+            count += 0.5  # "one and a half hours", "an hour and a half"
+        return round(count * (60 if m["unit"].lower().startswith("h") else 1)), m.start()
+    return None

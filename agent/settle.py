@@ -24,7 +24,7 @@ from rapidfuzz import fuzz
 
 from clickwright.agent import codes, passages, reading, sections, timetable
 from clickwright.agent.clauses import Step, unquote
-from clickwright.agent.dates import parse_date, time_of_day, times_in
+from clickwright.agent.dates import minutes_in, parse_date, time_of_day, times_in
 from clickwright.agent.embeddings import similarities, vectors
 from clickwright.agent.grounding import (
     FIELD_KINDS,
@@ -95,6 +95,14 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         return removed
     if (added := _block_added(step, screen, memory)) is not None:
         return added
+    if step.verb in ("click", "drag", "form", "unread") and (
+        shifted := _block_shifted(step.clause, screen)
+    ):
+        return shifted
+    if step.verb in ("form", "unread") and (made := _block_made(step, screen)) is not None:
+        return made
+    if step.verb == "click" and step.target and (found := timetable.block(screen, step.target)):
+        return Settled([replace(step, target=found.text)], f"'{step.target}' is '{found.text}'")
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -371,6 +379,61 @@ def _block_timed(clause: str, screen: Screen) -> Settled | None:
     opened = Step("click", clause, target=found.text)
     timed = Step("set", clause, target=edge, text=said["time"])
     return Settled([opened, timed], f"'{found.text}' opened, its {edge} set")
+
+
+_SHIFTED = re.compile(r"(?:push|move|shift|bump|put|make|set|nudge)\s+(?P<said>.+?)\s+"
+                      r"(?P<way>later|earlier|forward|back)", re.I)  # fmt: skip
+
+
+def _block_shifted(clause: str, screen: Screen) -> Settled | None:
+    """ "push the green thing on the 19th half an hour later": the entry opened and its start
+    set to the time it shows moved by the span said (the form keeps its length, or the end
+    is left to the task's words)."""
+    said = _SHIFTED.fullmatch(clause.strip(" .!"))
+    if said is None or (span := minutes_in(said["said"])) is None:
+        return None
+    what = re.sub(r"\s+(?:back|by)$", "", said["said"][: span[1]].strip(), flags=re.I)
+    found = timetable.block(screen, what)
+    if found is None or not (shown := times_in(found.text)):
+        return None
+    sign = -1 if said["way"].lower() in ("earlier", "forward") else 1
+    start = (shown[0][0] * 60 + shown[0][1] + sign * span[0]) % (24 * 60)
+    time = f"{start // 60:02d}:{start % 60:02d}"
+    opened = Step("click", clause, target=found.text)
+    moved = Step("set", clause, target="start", text=time)
+    return Settled([opened, moved], f"'{found.text}' opened, its start set to {time}")
+
+
+_MADE_INTO = re.compile(r"(?:make|turn|set|mark|change)\s+(?P<said>.+)", re.I)
+
+
+def _block_made(step: Step, screen: Screen) -> Settled | None:
+    """ "make the expense report thing on the 25th an all day event": the entry the shortest
+    start of the words names (up to the date said), opened, and the rest read on what opens."""
+    said = _MADE_INTO.fullmatch(step.clause.strip(" .!"))
+    if said is None:
+        return None
+    words = said["said"].split()
+    least = timetable.date_words(said["said"])  # a date said is the entry's, not the change's
+    for cut in range(max(1, least), len(words)):
+        found = timetable.block(screen, " ".join(words[:cut]))
+        if found is not None:
+            opened = Step("click", step.clause, target=found.text)
+            return Settled([opened, _made_into(step.clause, words[cut:])],
+                           f"'{found.text}' opened; then the rest on it")  # fmt: skip
+    return None
+
+
+def _made_into(clause: str, words: list[str]) -> Step:
+    """What an opened entry is made: "an all day event" turns its "All day" on; other words
+    are read on its form."""
+    lex = lexicon()
+    said = [w for w in words if w.lower() not in lex.determiners]
+    while said and said[-1].lower() in lex.block_nouns:
+        said.pop()
+    if said and palette().name_in(" ".join(said)) is None and len(said) <= 3:
+        return Step("check", clause, target=" ".join(said), soft=True)
+    return Step("form", clause, target=" ".join(words), text="", soft=True)
 
 
 _CALLED = re.compile(r"\b(?:called|named|titled)\s+(?P<title>.+?)\s*(?=,|;|\s(?:on|at|from)\s|$)",
@@ -1581,8 +1644,8 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
         if not label or len(label) > 40:
             continue
         if element.kind in ("text", "menu"):  # a toolbar's flat button ("Tx"), where no key
-            if not intent.keys and label in intent.labels:  # does it: by its label alone
-                scored.append((60.0, element))
+            if (not intent.keys or element.kind == "menu") and label in intent.labels:
+                scored.append((60.0, element))  # does it: by its label alone (a pill: "No")
             continue
         if element.kind not in ("button", "link", "icon"):
             continue
@@ -1598,8 +1661,8 @@ def intent_button(screen: Screen, intent: Intent, topic: str = "") -> Element | 
         for rank_, wanted in enumerate(intent.labels):
             if text_similarity(wanted, label) >= 90:
                 score = max(score, 100.0 - 3 * rank_)
-        for word in words:
-            if any(fuzz.ratio(word, w) >= 85 for w in intent.words):
+        for word in words:  # a short word only as itself ("dot" is no "dont")
+            if any(fuzz.ratio(word, w) >= 85 if len(word) > 3 else word == w for w in intent.words):
                 score = max(score, 70.0)
         if topic_words and any(
             fuzz.ratio(w, t) >= 80 or w.startswith(t[:4]) for w in words for t in topic_words

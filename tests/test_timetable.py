@@ -133,3 +133,101 @@ def test_a_person_added_to_a_block_opens_it_and_goes_into_its_guests():
     steps = read("add priya to the design review", _week(), memory)
     assert steps == [("click", "Design review", None), ("type", "add guests", "priya")]
     assert memory.made is not None and memory.made[2] == "Design review"
+
+
+# ---- a month's view ----------------------------------------------------------------------------
+
+HEADS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
+ENTRIES = [  # date, words, dot colour (RGB), or a fill when the last is True
+    (10, "15:00 Quart...", (51, 103, 214), False),
+    (19, "09:00 Offsit...", (51, 103, 214), False),
+    (19, "18:30 Paren..", (52, 168, 83), False),
+    (24, "08:00 Car S...", (142, 68, 173), False),
+    (25, "●15:30 Expe...", (51, 103, 214), False),
+    (29, "Dad's birthday", (216, 67, 120), True),
+]
+
+
+def _month() -> Screen:
+    """March 2026 as a month's view draws it: day names over seven columns, each date's number
+    at its cell's top left (February's last days grey before it, today's on a red disc and not
+    read), its entries under it, a coloured dot before their words or a fill behind them."""
+    pixels = np.full((800, 1280, 3), 255, np.uint8)
+    elements = [el(i, "text", d, (216 + 105 * i, 75, 30, 16)) for i, d in enumerate(HEADS)]
+    dates = [23, 24, 25, 26, 27, 28, *range(1, 32), 1, 2, 3, 4, 5]
+    cells = {}
+    for n, number in enumerate(dates):
+        x, y = 211 + 105 * (n % 7), 97 + 117 * (n // 7)
+        label = f"{number} Mar" if number == 1 and n < 10 else str(number)
+        if n > 10 and number == 1:
+            label = "1 Apr"
+        if (number, n < 37) == (10, True) and n > 6:
+            cv2.circle(pixels, (x + 16, y + 14), 12, (53, 67, 234)[::-1], -1)  # today, unread
+        else:
+            elements.append(el(300 + n, "text", label, (x + 6, y + 5, 9 * len(label), 14)))
+        if 6 <= n < 37:
+            cells[number] = (x, y)
+    for n, (number, words, colour, filled) in enumerate(ENTRIES):
+        x, y = cells[number]
+        top = y + 28 + 20 * sum(1 for d, *_ in ENTRIES[:n] if d == number)
+        if filled:
+            cv2.rectangle(pixels, (x + 4, top - 2), (x + 100, top + 16), colour[::-1], -1)
+        else:
+            cv2.circle(pixels, (x + 12, top + 7), 4, colour[::-1], -1)
+        elements.append(el(500 + n, "radio", words, (x + 6, top, 90, 15)))
+    return Screen(Frame(pixels[:, :, ::-1].copy()), tuple(elements))
+
+
+def _entry(words: str) -> str | None:
+    found = timetable.block(_month(), words)
+    return found.text if found is not None else None
+
+
+def test_a_months_entry_is_found_by_its_date_its_time_its_colour_or_its_words_cut_short():
+    assert _entry("the green thing on the 19th") == "18:30 Paren.."
+    assert _entry("the 3pm today") == "15:00 Quart..."  # today: the date on a colour
+    assert _entry("the expense report thing on the 25th") == "●15:30 Expe..."
+    assert _entry("the car service") == "08:00 Car S..."
+    assert _entry("the pink one on the 29th") == "Dad's birthday"
+    assert _entry("the meeting on the 20th") is None  # an empty date
+    assert _entry("the green thing on the 24th") is None
+    dates = timetable.month_days(_month(), timetable.day_columns(_month()))
+    assert sorted(dates) == list(range(1, 32))  # not February's last days, nor April's first
+
+
+def test_an_entry_is_pushed_later_by_a_span_said_in_words():
+    steps = settle(interpret("push the green thing on the 19th half an hour later")[0], _month(),
+                   Memory()).steps  # fmt: skip
+    assert [(s.verb, s.target, s.text) for s in steps] == [
+        ("click", "18:30 Paren..", None),
+        ("set", "start", "19:00"),
+    ]
+    assert times_in("18:30") == [(18, 30)]
+
+
+def test_an_entry_is_opened_and_made_what_the_rest_says():
+    [made] = [s for s in interpret("make the expense report thing on the 25th an all day event")]
+    steps = settle(made, _month(), Memory()).steps
+    assert [(s.verb, s.target) for s in steps] == [
+        ("click", "●15:30 Expe..."),
+        ("check", "all day"),
+    ]
+    [opened, answer] = interpret("i won't make it to the 3pm today, say no")
+    assert settle(opened, _month(), Memory()).steps[0].target == "15:00 Quart..."
+    assert (answer.verb, answer.text) == ("intent", "decline")
+
+
+def test_spans_of_time_said_in_words_and_an_invitations_no_among_coloured_dots():
+    from clickwright.agent.dates import minutes_in
+    from clickwright.agent.lexicon import lexicon
+    from clickwright.agent.settle import intent_button
+
+    assert minutes_in("half an hour") == (30, 0)
+    assert minutes_in("the 19th an hour and a half") == (90, 9)
+    assert minutes_in("15 minutes")[0] == 15 and minutes_in("2 hours")[0] == 120
+    assert minutes_in("the green thing on the 19th") is None
+    dialog = screen(el(1, "icon", "", (39, 329, 10, 10), name="blue dot"),
+                    el(2, "button", "Yes", (1025, 631, 47, 25)),
+                    el(3, "menu", "No", (1086, 635, 25, 17)),  # a pill read as a menu
+                    el(4, "button", "Maybe", (1127, 631, 64, 25)))  # fmt: skip
+    assert intent_button(dialog, lexicon().intents["decline"]).text == "No"  # "dot" is no "dont"
