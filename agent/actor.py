@@ -204,22 +204,35 @@ def _body_box(screen: Screen) -> Element | None:
     """A message box known by its placeholder ("Write your reply"): the lowest field or line
     whose words say what it is for."""
     said = lexicon().body_words
-    boxes = [e for e in screen.elements if (e.kind == "input" or e.kind == "text"
-             and len(e.text.split()) >= 2) and len(e.text.split()) <= 5
-             and set(words_of(e.text)) & said]  # fmt: skip  # not a "Reply" link's word
-    return max(boxes, key=lambda e: e.box.y) if boxes else None
+    boxes = [e for e in screen.elements if e.kind in ("input", "text")
+             and (len(e.text.split()) >= 2 or e.kind == "input" and e.box.h >= TALL_BOX)
+             and len(e.text.split()) <= 5 and set(words_of(e.text)) & said]  # fmt: skip
+    return max(boxes, key=lambda e: e.box.y) if boxes else None  # not a "Reply" title's word
+
+
+_REPLY_SUBJECT = re.compile(r"(?:re|fwd?|aw|sv|tr)\s*:", re.I)
+TALL_BOX = 60
+"""Pixels a box with one word in it is tall at least to be a text area ("Message"), not a
+panel's title ("Reply")."""
 
 
 def _body_below(screen: Screen) -> tuple[Point, Box] | None:
     """Where a message's body is typed when it is drawn with no box (a mail client's reply):
     the blank band below the last of its header lines ("to: …", "subject: …")."""
+    headers = lexicon().mail_headers
     heads = [e for e in screen.elements if e.kind == "text"
-             and (m := re.match(r"(\w+)\s*:", e.text.strip().lower()))
-             and m[1] in lexicon().mail_headers]  # fmt: skip
+             and ((m := re.match(r"(\w+)\s*:", e.text.strip().lower())) and m[1] in headers
+                  or e.text.strip().lower() in headers)]  # fmt: skip  # "To:", or "To" alone
     if len(heads) < 2:
         return None
-    last = max(heads, key=lambda e: e.box.bottom)
-    line = last.box.h
+    lowest = max(e.box.bottom for e in heads)
+    last = min((e for e in heads if lowest - e.box.bottom < e.box.h / 2), key=lambda e: e.box.x)
+    line = last.box.h  # the first header of the lowest line ("To", not "Cc" right of it)
+    under = [e for e in screen.elements if e.kind in ("text", "input")
+             and _REPLY_SUBJECT.match(e.text.strip()) and 0 < e.box.y - last.box.bottom < 2.5 * line
+             and abs(e.box.x - last.box.x) < 2 * line]  # fmt: skip
+    if under:  # the subject line under them, written with no label ("Re: Sunday lunch?")
+        last = max(under, key=lambda e: e.box.bottom)
     band = Box(last.box.x, last.box.bottom + line // 2, max(last.box.w, 8 * line), 3 * line)
     if any(band.intersection(e.box) > 0 for e in screen.elements if e.kind != "container"):
         return None  # something is written there: no blank body
@@ -603,7 +616,7 @@ class OfflineActor:
         expect = state_after("checked", ("radio",)) if step.verb == "click" else CHANGE
         make = POINTER[step.verb]
         plan = click(expect, make, step.keys)
-        if step.verb == "click" and not step.keys:
+        if step.verb == "click" and not step.keys and step.where != "open":
             plan = self._toggle_of_row(plan, click(state_after("checked"), make))
         self._on_target(step, step.target or "", step.kind, plan, nth=step.nth)
 

@@ -103,6 +103,9 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         return made
     if step.verb == "click" and step.target and (found := timetable.block(screen, step.target)):
         return Settled([replace(step, target=found.text)], f"'{step.target}' is '{found.text}'")
+    if step.verb == "click" and step.target and (line := _line_by_when(screen, step.target)):
+        opened = replace(step, target=line.text, where="open")  # opened, not ticked
+        return Settled([opened], f"'{step.target}' is '{line.text}'")
     if step.source:
         return _sourced(step, screen, memory)
     match step.verb:
@@ -128,6 +131,8 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         ):  # a dialog's own "Save changes" is pressed, not the browser's Ctrl+S
             keys = Step("press", step.clause, keys=("ctrl", "s"))
             return Settled([keys], "the document this run changed: Ctrl+S")
+        case "intent" if (done := _pressed_before(step, screen, memory)):
+            return Settled([], f"'{done}' was pressed before it and is gone: nothing left to do")
         case "intent":
             return _intent(step, screen)
         case "set" if step.target and step.text:
@@ -402,6 +407,49 @@ def _block_shifted(clause: str, screen: Screen) -> Settled | None:
     opened = Step("click", clause, target=found.text)
     moved = Step("set", clause, target="start", text=time)
     return Settled([opened, moved], f"'{found.text}' opened, its start set to {time}")
+
+
+_ABOUT = re.compile(r"\b(?:from|about|by|re|regarding)\s", re.I)
+"""Words that say what a row shows: who it is from, what it is about."""
+
+
+def _line_by_when(screen: Screen, words: str) -> Element | None:
+    """ "the 3pm planning thing on thursday", "the email from mum about sunday lunch": the one
+    line (or row of a list) that shows the time (as a clock shows it, 15:00), the day (Thu)
+    and the other words said, when the words do not show as they are; its longest text, to
+    click."""
+    times = times_in(words)
+    day = next((d for w in words_of(words) if (d := timetable.day_of(w)) is not None), None)
+    if not (times or day or _ABOUT.search(words)) or shows_words(screen, words) is not None:
+        return None
+    lex = lexicon()
+    rest = re.sub(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b", " ", words, flags=re.I)
+    said = [w for w in words_of(_ABOUT.sub(" ", rest)) if w not in lex.determiners
+            | lex.thing_nouns | lex.block_nouns and timetable.day_of(w) is None
+            and w not in ("on", "at")]  # fmt: skip
+    found = []
+    for line in _rows_or_lines(screen):
+        shown = " ".join(e.text for e in line)
+        seen = words_of(shown)
+        if times and times_in(shown)[:1] != times[:1]:
+            continue  # the time said is the one it starts at ("the 11am thing": not 10-11)
+        if day is not None and not any(timetable.day_of(w) == day for w in seen):
+            continue
+        if all(any(fuzz.ratio(w, v) >= 85 for v in seen) for w in said):
+            found.append(max(line, key=lambda e: len(e.text)))
+    unique = {e.id: e for e in found}  # a row and its own line: one
+    return next(iter(unique.values())) if len(unique) == 1 else None
+
+
+def _rows_or_lines(screen: Screen) -> list[list[Element]]:
+    """The texts of each row of a list (a mail's sender and subject lines together), else of
+    each line."""
+    rows = [e.box for e in screen.elements if e.kind == "list_item"]
+    lines = text_lines(screen)
+    if not rows:
+        return lines
+    held = [[e for line in lines for e in line if row.contains(e.box, slack=2)] for row in rows]
+    return [row for row in held if row] + lines
 
 
 _MADE_INTO = re.compile(r"(?:make|turn|set|mark|change)\s+(?P<said>.+)", re.I)
@@ -1527,6 +1575,18 @@ def _switched_on_line(step: Step, screen: Screen) -> Settled | None:
 
 
 # ---- a button by what it means -------------------------------------------------------------------
+
+
+def _pressed_before(step: Step, screen: Screen, memory: Memory) -> str:
+    """ "… then click Send. send it": the button the intent means was the run's last press and
+    the screen no longer shows it; its label, else ""."""
+    if memory.acted is None or step.target or step.text not in ("submit", "affirm", "save"):
+        return ""
+    label = memory.acted[0]
+    labels = {normalize(w) for w in lexicon().intents[step.text].labels}
+    shown = any(normalize(e.text) == normalize(label) for e in screen.elements
+                if e.kind in ("button", "link", "menu"))  # fmt: skip  # an icon's look is no label
+    return label if normalize(label) in labels and not shown else ""
 
 
 def _intent(step: Step, screen: Screen) -> Settled:
