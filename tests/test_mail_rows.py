@@ -68,3 +68,11 @@ def test_send_said_after_the_run_pressed_send_does_nothing_more():
     assert settle(interpret("send it")[0], page, memory).steps == []
     shown = screen(el(1, "button", "Send", (750, 757, 80, 33)))
     assert settle(interpret("send it")[0], shown, memory).steps[0].target == "Send"
+
+
+def test_everything_in_the_trash_deleted_for_good_is_the_trashs_empty_button():
+    for task in ("permanently delete everything in the trash", "empty the trash"):
+        [step] = interpret(task)
+        assert (step.verb, step.target) == ("click", "empty trash")
+    [step] = interpret("delete the email in the trash from Bob")  # one message: not emptied
+    assert step.target != "empty trash"
