@@ -27,7 +27,7 @@ from clickwright.agent import (
     timetable,
 )
 from clickwright.agent.clauses import Step, without_echo
-from clickwright.agent.critic import Expectation, Verdict
+from clickwright.agent.critic import Expectation, Verdict, changed_regions
 from clickwright.agent.dates import parse_date
 from clickwright.agent.executor import (
     CHANGE,
@@ -1022,13 +1022,15 @@ class OfflineActor:
                    f"typing {step.text!r} into cell {step.target}")  # fmt: skip
 
     def _press(self, step: Step) -> None:
-        self.blind(
-            step,
-            Hotkey(keys=step.keys),
-            None,
-            CHANGE,
-            "pressing " + "+".join(step.keys),
-        )
+        before = self.screen
+        keys = "+".join(step.keys)
+        self.blind(step, Hotkey(keys=step.keys), None, CHANGE, "pressing " + keys)
+        if step.where == "answer" and not changed_regions(before.frame, self.screen.frame):
+            raise StepFailed(  # an answer no button gave and the key did nothing: not done
+                f"could not {step.clause!r}: no button on the screen means it, and {keys} "
+                "changed nothing",
+                "name the button to press, or run with a model backend",
+            )
 
     def _scroll(self, step: Step) -> None:
         """By the clicks said, or, said "to the bottom", until what it scrolls stops moving (a

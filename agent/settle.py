@@ -1629,7 +1629,7 @@ def _intent(step: Step, screen: Screen) -> Settled:
     if (onward := _wizard_onward(step, screen)) is not None:
         return onward
     if intent.keys:
-        keys = Step("press", step.clause, keys=intent.keys)
+        keys = Step("press", step.clause, keys=intent.keys, where="answer")  # must change something
         return Settled([keys], f"no button means {intent.name}: pressing {'+'.join(intent.keys)}")
     return Settled([Step("click", step.clause, target=intent.labels[0], kind="button")])
 

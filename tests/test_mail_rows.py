@@ -76,3 +76,11 @@ def test_everything_in_the_trash_deleted_for_good_is_the_trashs_empty_button():
         assert (step.verb, step.target) == ("click", "empty trash")
     [step] = interpret("delete the email in the trash from Bob")  # one message: not emptied
     assert step.target != "empty trash"
+
+
+def test_an_answer_no_button_gives_is_a_key_that_must_change_something():
+    [accept] = interpret("accept the invites i haven't answered yet")
+    [press] = settle(
+        accept, screen(el(1, "text", "March 2026", (385, 35, 100, 20))), Memory()
+    ).steps
+    assert (press.verb, press.keys, press.where) == ("press", ("enter",), "answer")
