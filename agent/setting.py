@@ -479,7 +479,9 @@ def choose(actor: OfflineActor, step: Step, element: Element, option: str) -> No
         and c.element.box.x < element.box.right and c.element.box.right > element.box.x
     ]  # in the list under the box, not a like text elsewhere (a calendar's hour "15:00")
     if listed:
-        actor.click_element(step, listed[0].element, f"'{option}' in the open list")
+        picked = actor.click_element(step, listed[0].element, f"'{option}' in the open list")
+        if picked.status == "retry":  # a like text that is no option (a calendar's day)
+            raise StepFailed(f"could not {step.clause!r}: choosing '{option}' changed nothing")
         return
     if step.where == "if listed":  # a guess that this list holds it: it does not
         actor.blind(step, Hotkey(keys=("escape",)), None, CHANGE, f"'{option}' is not listed")

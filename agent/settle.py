@@ -99,6 +99,10 @@ def settle(step: Step, screen: Screen, memory: Memory) -> Settled:
         shifted := _block_shifted(step.clause, screen)
     ):
         return shifted
+    if step.verb == "drag" and step.target and step.destination and (
+        moved := timetable.redated(screen, step.target, step.destination)
+    ):
+        return _redated(step, *moved)
     if step.verb in ("form", "unread") and (made := _block_made(step, screen)) is not None:
         return made
     if step.verb == "click" and step.target and (found := timetable.block(screen, step.target)):
@@ -450,6 +454,16 @@ def _rows_or_lines(screen: Screen) -> list[list[Element]]:
         return lines
     held = [[e for line in lines for e in line if row.contains(e.box, slack=2)] for row in rows]
     return [row for row in held if row] + lines
+
+
+def _redated(step: Step, entry: Element, date: str) -> Settled:
+    """A month's entry moved to another date where nothing is dragged: opened, its date set,
+    and its start when a time is said ("… at 1pm")."""
+    steps = [Step("click", step.clause, target=entry.text), Step("set", step.clause,
+             target="date", text=date)]  # fmt: skip
+    if times := times_in(step.destination or ""):
+        steps.append(Step("set", step.clause, target="start", text="%02d:%02d" % times[0]))
+    return Settled(steps, f"'{entry.text}' opened, its date set to {date}")
 
 
 _MADE_INTO = re.compile(r"(?:make|turn|set|mark|change)\s+(?P<said>.+)", re.I)

@@ -264,6 +264,8 @@ def date_said(
         date = dates.get(today.number + 1) if tomorrow else today  # type: ignore[union-attr]
         return _less(words, m), date, True
     rest, day = day_said(words)
+    if day is None and (bare := next((w for w in words.split() if day_of(w.strip(",."))), None)):
+        rest, day = words.replace(bare, " ", 1), day_of(bare.strip(",."))  # "to friday, …"
     if day is None:
         return words, None, False
     if today is None or day not in columns:
@@ -334,3 +336,30 @@ def _cut_short_of(text: str, said: list[str]) -> bool:
         least = 1 if len(shown) > 1 else 3  # "Car S…" of "car service"; "Expe…" alone
         return len(last) >= least and any(w.startswith(last) for w in said)
     return False
+
+
+_DAY_OF = re.compile(r"(?:the )?(?:day of|same day as|date of) (?P<what>.+)", re.I)
+_MONTH_YEAR = re.compile(r"\b(?P<month>[A-Z][a-z]{2,8}) (?P<year>\d{4})\b")
+
+
+def redated(screen: Screen, what: str, where: str) -> tuple[Element, str] | None:
+    """ "move the dentist to friday", "… to the day of dad's birthday": in a month's view, the
+    entry and the date it goes to, written out ("13 March 2026") from the date's cell and the
+    month the view's title shows; None unless both are found."""
+    columns = day_columns(screen)
+    dates = month_days(screen, columns) if columns else {}
+    found = _entry(screen, what, dates) if dates else None
+    if found is None:
+        return None
+    to: Date | None
+    if (other := _DAY_OF.match(where.strip())) is not None:
+        anchor = _entry(screen, re.split(r",| at ", other["what"])[0], dates)
+        to = next((d for d in dates.values() if anchor and d.cell.contains(anchor.box, slack=2)),
+                  None)  # fmt: skip
+    else:
+        _, to, _ = date_said(where, dates, columns)
+    titles = [m for e in screen.elements if (m := _MONTH_YEAR.search(e.text))
+              and e.box.y < HEADER_SHARE * screen.frame.size[1]]  # fmt: skip
+    if to is None or not titles:
+        return None
+    return found, f"{to.number} {titles[0]['month']} {titles[0]['year']}"

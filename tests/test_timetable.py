@@ -231,3 +231,16 @@ def test_spans_of_time_said_in_words_and_an_invitations_no_among_coloured_dots()
                     el(3, "menu", "No", (1086, 635, 25, 17)),  # a pill read as a menu
                     el(4, "button", "Maybe", (1127, 631, 64, 25)))  # fmt: skip
     assert intent_button(dialog, lexicon().intents["decline"]).text == "No"  # "dot" is no "dont"
+
+
+def test_an_entry_moved_to_another_date_is_opened_and_its_date_written_out():
+    page = Screen(
+        _month().frame, (*_month().elements, el(900, "text", "March 2026", (385, 35, 100, 20)))
+    )
+    entry, date = timetable.redated(page, "dad's birthday", "friday, same time")
+    assert (entry.text, date) == ("Dad's birthday", "13 March 2026")  # this week's friday
+    entry, date = timetable.redated(
+        page, "the car service", "the day of the green thing on the 19th"
+    )
+    assert (entry.text, date) == ("08:00 Car S...", "19 March 2026")
+    assert timetable.redated(_month(), "the car service", "friday") is None  # no month's title
