@@ -462,7 +462,8 @@ def _redated(step: Step, entry: Element, date: str) -> Settled:
     steps = [Step("click", step.clause, target=entry.text), Step("set", step.clause,
              target="date", text=date)]  # fmt: skip
     if times := times_in(step.destination or ""):
-        steps.append(Step("set", step.clause, target="start", text=f"{times[0][0]:02d}:{times[0][1]:02d}"))
+        hour, minute = times[0]
+        steps.append(Step("set", step.clause, target="start", text=f"{hour:02d}:{minute:02d}"))
     return Settled(steps, f"'{entry.text}' opened, its date set to {date}")
 
 
