@@ -1897,6 +1897,11 @@ def _label(step: Step, screen: Screen) -> Settled:
             return Settled([click], f"'{action}' for the row that shows '{row}'")
         if (timed := _at_part_of_day(screen, step.target)) is not None:
             return Settled([Step("click", step.clause, target=timed.text)], f"'{timed.text}'")
+        if verb.lower() in lex.row_verbs:  # clicking the thing is not archiving it
+            raise StepFailed(
+                f"could not {step.clause!r}: no '{verb}' button shows for '{step.target}'",
+                "open it first in the task's words, or name the button to press",
+            )
         return _same(Step("click", step.clause, target=row or step.target), "no such button")
     label = button.text or button.name
     click = Step("click", step.clause, target=label, kind="button")

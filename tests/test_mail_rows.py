@@ -84,3 +84,13 @@ def test_an_answer_no_button_gives_is_a_key_that_must_change_something():
         accept, screen(el(1, "text", "March 2026", (385, 35, 100, 20))), Memory()
     ).steps
     assert (press.verb, press.keys, press.where) == ("press", ("enter",), "answer")
+
+
+def test_a_rows_verb_with_no_button_for_it_fails_instead_of_clicking_the_thing():
+    import pytest
+
+    from clickwright.errors import StepFailed
+
+    page = _inbox(el(10, "button", "Newsletters", (601, 312, 67, 14)))  # a label's chip
+    with pytest.raises(StepFailed, match="no 'archive' button"):
+        settle(interpret("archive all the newsletters")[0], page, Memory())
