@@ -668,3 +668,21 @@ def test_set_12_is_sound_and_split_by_its_pages() -> None:
         assert names == {p.name for p in (ROOT / "benchmarks" / half / "web").iterdir()}
     assert tc.split_set(both, "clickwright-set11/", "heldout8") != tc.split_set12(both)
     assert "heldout8" in tc.SPLITS and tc.WHOLE_SPLITS["tasks_heldout8"] == "heldout8"
+
+
+MONTH_AND_MAIL = {
+    "s12-agenda-green-19th-later": "a month's entry by its date and dot colour, its start moved",
+    "s12-inbox-reply-mum": "a mail row by sender and subject opened, the reply's body, Send once",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", sorted(MONTH_AND_MAIL))
+def test_a_month_views_entry_and_a_mail_row_are_found_by_what_they_show(
+    task_id: str, tmp_path: Path
+) -> None:
+    """Chromium, default settings, set 12's dev pages: the check is the state the page sent,
+    every other entry or message unchanged."""
+    [task] = [t for t in DEV12 if t.id == task_id]
+    result = tc.run_task(task, tc.Displays(), tmp_path, time_limit=120, keep=False)
+    assert result.success, (MONTH_AND_MAIL[task_id], result.check, result.outcome, result.reason)
