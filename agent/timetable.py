@@ -72,7 +72,7 @@ def block(screen: Screen, words: str) -> Element | None:
     if not columns:
         return None
     if dates := month_days(screen, columns):
-        return _entry(screen, words, dates)
+        return _entry(screen, words, dates, columns)
     rest, day = day_said(words)
     span = columns.get(day) if day else None
     if day and span is None:
@@ -286,10 +286,12 @@ def _less(words: str, m: re.Match[str]) -> str:
     return re.sub(r"\s+", " ", words[: m.start()] + " " + words[m.end() :]).strip()
 
 
-def _entry(screen: Screen, words: str, dates: dict[int, Date]) -> Element | None:
+def _entry(
+    screen: Screen, words: str, dates: dict[int, Date], columns: dict[str, tuple[int, int]]
+) -> Element | None:
     """The entry of a date's cell the words name: of the entries there (all the month's when no
     date is said), those whose time, colour and words agree with what is said."""
-    rest, date, said_date = date_said(words, dates, day_columns(screen))
+    rest, date, said_date = date_said(words, dates, columns)
     if said_date and date is None:
         return None
     cells = [date] if date is not None else list(dates.values())
@@ -348,12 +350,12 @@ def redated(screen: Screen, what: str, where: str) -> tuple[Element, str] | None
     month the view's title shows; None unless both are found."""
     columns = day_columns(screen)
     dates = month_days(screen, columns) if columns else {}
-    found = _entry(screen, what, dates) if dates else None
+    found = _entry(screen, what, dates, columns) if dates else None
     if found is None:
         return None
     to: Date | None
     if (other := _DAY_OF.match(where.strip())) is not None:
-        anchor = _entry(screen, re.split(r",| at ", other["what"])[0], dates)
+        anchor = _entry(screen, re.split(r",| at ", other["what"])[0], dates, columns)
         to = next((d for d in dates.values() if anchor and d.cell.contains(anchor.box, slack=2)),
                   None)  # fmt: skip
     else:
